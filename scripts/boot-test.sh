@@ -1,0 +1,45 @@
+#!/bin/bash
+# boot-test.sh MODE FLAVOR SUITES: boot MODE with FLAVOR's kernel, run the
+# guest SUITES and report their results, then check the boot log: the guest
+# finished, the expected KVM mode initialised, and the kernel reported no
+# warning, bug, lockdep, KASAN or UBSAN splat.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+mode=$1 flavor=$2 suites=$3
+log=$BUILD/logs/$mode-$flavor.log
+mkdir -p "$BUILD/logs"
+"$TOP/scripts/qemu.sh" "$mode" "$flavor" "$suites" "$log" > /dev/null || true
+tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+
+# Guest results, prefixed with the mode.
+grep '^TR-RESULT ' "$log" | while read -r _ r name; do
+	result "$r" "$mode: $name"
+done
+# Whatever the guest printed around a failure helps; show it once.
+grep -q '^TR-RESULT FAIL' "$log" && say "guest log: $log"
+
+if grep -qx 'TR-DONE' "$log"; then
+	result PASS "$mode: boot: guest ran every suite and powered off"
+else
+	result FAIL "$mode: boot: guest did not finish (see $log)"
+	tail -n 30 "$log"
+fi
+
+want=$(mode_field "$mode" 5)
+if [ -n "$want" ]; then
+	if grep -qF "$want" "$log"; then
+		result PASS "$mode: boot: '$want'"
+	else
+		result FAIL "$mode: boot: no '$want' (got: $(grep -o 'kvm \[[0-9]*\]: .*mode.*' "$log" | head -n 1))"
+	fi
+fi
+
+splat='WARNING:|BUG:|BUG |Oops|Kernel panic|Unable to handle|Internal error|KASAN|UBSAN|lockdep|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|hardirqs last|Call trace:|Call Trace:|hyp panic|HYP panic'
+if grep -E "$splat" "$log" > "$log.splat"; then
+	result FAIL "$mode: boot: kernel splat: $(head -n 1 "$log.splat")"
+	grep -E -B2 -A25 "$splat" "$log" | head -n 60
+else
+	result PASS "$mode: boot: no WARN, BUG, lockdep, KASAN or UBSAN report"
+fi
+rm -f "$log.splat"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# build-kernel.sh FLAVOR [SRC OUT [MAKE ARGS]]: configure (allnoconfig + configs/
+# fragments) and build one kernel flavor out of tree with ccache, then
+# install its modules into OUT/modroot.  Further arguments go to make.  Flavors: arm64, arm64-debug,
+# x86_64, x86_64-debug.  LLVM=1 builds with clang.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+flavor=$1
+src=${2:-$TREE}
+out=${3:-$OUT/$flavor}
+shift $(($# < 3 ? $# : 3))
+arch=$(flavor_arch "$flavor")
+mkdir -p "$out"
+
+frags="$CONFIGS/base.config $CONFIGS/$arch.config"
+case $flavor in *-debug) frags="$frags $CONFIGS/debug.config" ;; esac
+cat $frags > "$out/fragment.config"
+
+# Reconfigure when a fragment or a Kconfig file changed.
+if [ ! -f "$out/.config" ] || ! cmp -s "$out/fragment.config" "$out/.fragment.used" ||
+   [ -n "$(find "$src" -name 'Kconfig*' -newer "$out/.config" -print -quit)" ]; then
+	kmake "$src" "$out" "$flavor" KCONFIG_ALLCONFIG="$out/fragment.config" allnoconfig
+	cp "$out/fragment.config" "$out/.fragment.used"
+	"$TOP/scripts/config-check.sh" "$src" "$out"
+fi
+
+case $arch in
+arm64) image=Image ;;
+x86_64) image=bzImage ;;
+esac
+kmake "$src" "$out" "$flavor" "$image" modules "$@"
+rm -rf "$out/modroot"
+kmake "$src" "$out" "$flavor" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+	DEPMOD=/sbin/depmod modules_install >/dev/null
+ln -sf "arch/$arch/boot/$image" "$out/boot-image"

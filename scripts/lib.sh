@@ -1,0 +1,84 @@
+# Common settings for the harness scripts; sourced, never run.
+# shellcheck shell=bash
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+TREE=$BUILD/linux			# generated kernel tree (base + series)
+OUT=$BUILD/out				# out-of-tree kernel builds, one per flavor
+PATCHES=$TOP/patches
+CONFIGS=$TOP/configs
+
+# The base kernel: Debian's linux-source-6.12 at the version we test.
+BASE_PKG=linux-source-6.12
+BASE_VERSION=6.12.117-1~deb12u1
+BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
+BASE_TAG=base
+
+JOBS=${JOBS:-$(nproc)}
+
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+export CCACHE_BASEDIR=$BUILD
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=trace-remotes KBUILD_BUILD_HOST=build
+
+die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 1; }
+say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+
+# flavor_arch FLAVOR: the kernel ARCH a build flavor is for.
+flavor_arch() {
+	case $1 in
+	arm64*) echo arm64 ;;
+	x86_64*) echo x86_64 ;;
+	*) die "unknown flavor '$1'" ;;
+	esac
+}
+
+# kmake TREE OUTDIR FLAVOR [make args...]: make in a kernel tree for a flavor.
+# LLVM=1 in the environment switches to clang.
+kmake() {
+	local tree=$1 out=$2 arch
+	arch=$(flavor_arch "$3")
+	shift 3
+	local cc=gcc cross=
+	[ "$arch" = arm64 ] && cross=aarch64-linux-gnu-
+	if [ -n "${LLVM:-}" ]; then
+		set -- LLVM=1 CC="ccache clang" "$@"
+	else
+		set -- CROSS_COMPILE="$cross" CC="ccache ${cross}$cc" "$@"
+	fi
+	make -C "$tree" O="$out" ARCH="$arch" -j"$JOBS" -s "$@"
+}
+
+# mode_field MODE N: field N (1-5) of MODE's line in tests/modes.
+mode_field() {
+	local line
+	line=$(grep -v '^#' "$TOP/tests/modes" | awk -F'|' -v m="$1" '{ f = $1; gsub(/ /, "", f); if (f == m) print }')
+	[ -n "$line" ] || die "unknown mode '$1' (see tests/modes)"
+	awk -F'|' -v n="$2" '{ f = $n; sub(/^ +/, "", f); sub(/ +$/, "", f); print f }' <<<"$line"
+}
+
+# all_modes: every mode name in tests/modes.
+all_modes() { grep -v '^#' "$TOP/tests/modes" | cut -d'|' -f1 | tr -d ' '; }
+
+# deb_arch ARCH: Debian's name for a kernel ARCH.
+deb_arch() { case $1 in x86_64) echo amd64 ;; *) echo "$1" ;; esac; }
+
+# Test results: every check prints "PASS|FAIL|SKIP name [why]" through
+# result() and summary() closes with "N passed, N failed, N skipped".
+RESULTS=${RESULTS:-$BUILD/results}
+results_reset() { mkdir -p "$BUILD"; : > "$RESULTS"; }
+result() {
+	local r=$1; shift
+	printf '%-4s %s\n' "$r" "$*"
+	echo "$r" >> "$RESULTS"
+}
+summary() {
+	local p f s
+	p=$(grep -cx PASS "$RESULTS" || true)
+	f=$(grep -cx FAIL "$RESULTS" || true)
+	s=$(grep -cx SKIP "$RESULTS" || true)
+	printf '%d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
+	[ "$f" = 0 ] && [ "$p" -gt 0 ]
+}

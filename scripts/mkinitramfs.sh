@@ -1,0 +1,41 @@
+#!/bin/bash
+# mkinitramfs.sh FLAVOR: build the guest programs for FLAVOR's architecture
+# and pack build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the
+# kernel's modules, the ftrace selftests of the tree and tests/guest.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+flavor=$1
+out=$OUT/$flavor
+arch=$(flavor_arch "$flavor")
+userspace=$BUILD/guest-$(deb_arch "$arch")
+[ -d "$userspace" ] || die "$userspace missing: run 'make deps'"
+[ -d "$out/modroot" ] || die "$out not built: run scripts/build-kernel.sh $flavor"
+
+# Guest programs, static, against the tree's uapi headers.
+cc=gcc
+[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
+kmake "$TREE" "$out" "$flavor" headers >/dev/null
+bin=$out/guest-bin
+mkdir -p "$bin"
+st=$TREE/tools/testing/selftests
+build_prog() {	# build_prog NAME SOURCE...
+	local name=$1; shift
+	$cc -static -O2 -Wall -D_GNU_SOURCE -isystem "$out/usr/include" -o "$bin/$name.tmp" "$@" &&
+		mv "$bin/$name.tmp" "$bin/$name"
+}
+build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
+
+stage=$out/initramfs
+rm -rf "$stage"
+mkdir -p "$stage/tests/bin"
+cp -a "$userspace/." "$stage/"
+rm -rf "$stage/usr/share/doc" "$stage/usr/share/man" "$stage/usr/share/info" "$stage/usr/share/locale"
+cp -a "$out/modroot/lib/modules" "$stage/lib/" 2>/dev/null || true
+cp -a "$TOP/tests/guest/init" "$stage/init"
+cp -a "$TOP/tests/guest/lib.sh" "$TOP/tests/guest/suites" "$stage/tests/"
+cp -a "$bin/." "$stage/tests/bin/"
+cp -a "$st/ftrace" "$stage/tests/ftrace"
+(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -1 > "$out/initramfs.cpio.gz.tmp"
+mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"

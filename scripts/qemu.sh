@@ -1,0 +1,24 @@
+#!/bin/bash
+# qemu.sh MODE FLAVOR SUITES [LOG]: boot FLAVOR's kernel and initramfs on
+# MODE's machine (tests/modes) under TCG and run SUITES (comma separated, or
+# "shell").  The serial console goes to the terminal and, if given, to LOG.
+# This is the only place that starts QEMU.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+mode=$1 flavor=$2 suites=$3 log=${4:-/dev/null}
+out=$OUT/$flavor
+[ "$(mode_field "$mode" 2)" = "$(flavor_arch "$flavor")" ] ||
+	die "mode $mode does not run $flavor kernels"
+# shellcheck disable=SC2207
+machine=($(mode_field "$mode" 3))
+append="$(mode_field "$mode" 4) tr.suites=$suites panic=-1 oops=panic"
+timeout=${QEMU_TIMEOUT:-900}
+[ "$suites" = shell ] && timeout=0
+stdin=/dev/null
+[ "$suites" = shell ] && stdin=/dev/stdin
+
+timeout --foreground -k 5 "$timeout" "${machine[@]}" -accel tcg,thread=multi \
+	-smp 2 -m 2G -nographic -no-reboot \
+	-kernel "$out/boot-image" -initrd "$out/initramfs.cpio.gz" -append "$append" \
+	< "$stdin" 2>&1 | tee "$log"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Make build/linux: the pinned base kernel as a git repository (tag "base"),
+# with the series from patches/ applied by git am on branch "series".
+# Rerunnable: it rebuilds the branch only when patches/ changed, and never
+# throws away commits or edits that were not exported (FORCE=1 does).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+[ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make deps'"
+
+if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; then
+	say "unpacking $BASE_TARBALL into $TREE"
+	rm -rf "$TREE"
+	mkdir -p "$TREE"
+	tar -xJf "$BASE_TARBALL" -C "$TREE" --strip-components=1
+	git -C "$TREE" init -q -b series
+	git -C "$TREE" config user.name "trace-remotes"
+	git -C "$TREE" config user.email "trace-remotes@localhost"
+	git -C "$TREE" config core.abbrev 12
+	git -C "$TREE" add -A -f
+	GIT_AUTHOR_DATE=2025-01-01T00:00:00Z GIT_COMMITTER_DATE=2025-01-01T00:00:00Z git -C "$TREE" commit -q \
+		-m "Linux $(make -s -C "$TREE" kernelversion) ($BASE_PKG $BASE_VERSION)"
+	git -C "$TREE" tag "$BASE_TAG"
+fi
+
+stamp=$TREE/.git/trace-remotes-applied
+want=$("$TOP/scripts/series-hash.sh")
+if [ -f "$stamp" ]; then
+	read -r have_hash have_head < "$stamp"
+	[ "$have_hash" = "$want" ] && exit 0
+	if [ -z "${FORCE:-}" ]; then
+		[ "$(git -C "$TREE" rev-parse HEAD)" = "$have_head" ] &&
+			[ -z "$(git -C "$TREE" status --porcelain)" ] ||
+			die "patches/ changed but $TREE holds unexported work; 'make export' it, or rerun with FORCE=1 to drop it"
+	fi
+fi
+
+say "applying the series on $BASE_TAG"
+git -C "$TREE" am --abort >/dev/null 2>&1 || true
+git -C "$TREE" checkout -q -f -B series "$BASE_TAG"
+git -C "$TREE" clean -q -f -d
+while read -r p; do
+	case $p in ''|'#'*) continue ;; esac
+	git -C "$TREE" am -q --keep-cr "$PATCHES/$p" ||
+		{ git -C "$TREE" am --abort; die "$p does not apply"; }
+done < "$PATCHES/series"
+echo "$want $(git -C "$TREE" rev-parse HEAD)" > "$stamp"
+say "$TREE: $(git -C "$TREE" rev-list --count "$BASE_TAG"..HEAD) patches on $BASE_TAG"
