@@ -7,8 +7,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 flavor=$2 suites=$3
-log=$BUILD/logs/$mode-$flavor.log
-mkdir -p "$BUILD/logs"
+log=$LOGS/$mode-$flavor.log
+mkdir -p "$LOGS"
 "$TOP/scripts/qemu.sh" "$mode" "$flavor" "$suites" "$log" > /dev/null || true
 tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
 

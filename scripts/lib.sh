@@ -3,8 +3,12 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-TREE=$BUILD/linux			# generated kernel tree (base + series)
-OUT=$BUILD/out				# out-of-tree kernel builds, one per flavor
+# The generated kernel tree (base + series) and its out-of-tree builds, one
+# directory per flavor.  Both can point elsewhere, e.g. at a git worktree
+# of build/linux and its own build directory.
+TREE=${TREE:-$BUILD/linux}
+OUT=${OUT:-$BUILD/out}
+LOGS=$OUT/logs
 PATCHES=$TOP/patches
 CONFIGS=$TOP/configs
 
@@ -67,8 +71,8 @@ deb_arch() { case $1 in x86_64) echo amd64 ;; *) echo "$1" ;; esac; }
 
 # Test results: every check prints "PASS|FAIL|SKIP name [why]" through
 # result() and summary() closes with "N passed, N failed, N skipped".
-RESULTS=${RESULTS:-$BUILD/results}
-results_reset() { mkdir -p "$BUILD"; : > "$RESULTS"; }
+RESULTS=$OUT/results
+results_reset() { mkdir -p "$OUT"; : > "$RESULTS"; }
 result() {
 	local r=$1; shift
 	printf '%-4s %s\n' "$r" "$*"

@@ -6,6 +6,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
+# A git worktree of build/linux (TREE=...) is used as it is.
+[ -f "$TREE/.git" ] && exit 0
 [ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make deps'"
 
 if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; then
@@ -14,8 +16,8 @@ if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1;
 	mkdir -p "$TREE"
 	tar -xJf "$BASE_TARBALL" -C "$TREE" --strip-components=1
 	git -C "$TREE" init -q -b series
-	git -C "$TREE" config user.name "trace-remotes"
-	git -C "$TREE" config user.email "trace-remotes@localhost"
+	git -C "$TREE" config user.name "Trace Remotes"
+	git -C "$TREE" config user.email "trace-remotes@example.org"
 	git -C "$TREE" config core.abbrev 12
 	git -C "$TREE" add -A -f
 	GIT_AUTHOR_DATE=2025-01-01T00:00:00Z GIT_COMMITTER_DATE=2025-01-01T00:00:00Z git -C "$TREE" commit -q \

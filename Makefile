@@ -1,0 +1,58 @@
+# trace-remotes: the front door.  `make help` lists the targets.
+SHELL := /bin/bash
+S := scripts
+
+MODE ?= protected
+FLAVOR ?= arm64
+export DEBUG SUITES ONLY
+
+.PHONY: help deps tree export series-check build initramfs run shell \
+	check check-quick check-patches check-series clean
+
+help:
+	@echo "make deps          install build/test dependencies (Debian 12)"
+	@echo "make run           boot pKVM (MODE=$(MODE)) and stream hypervisor events"
+	@echo "make shell         the same machine with a shell"
+	@echo "make check         every test: series checks, all modes, debug kernels"
+	@echo "make check-quick   one mode (MODE=...), normal kernel; SUITES=, ONLY="
+	@echo "make check-series  bisect build, W=1/sparse, clang"
+	@echo "make tree          build/linux = base + patches/ (branch series)"
+	@echo "make export        build/linux commits -> patches/"
+	@echo "make series-check  fail if build/linux has work not in patches/"
+
+deps:
+	$(S)/deps.sh
+
+tree:
+	$(S)/tree.sh
+
+export:
+	$(S)/export.sh
+
+series-check:
+	$(S)/series-check.sh
+
+build: tree
+	$(S)/build-kernel.sh $(FLAVOR)
+	$(S)/mkinitramfs.sh $(FLAVOR)
+
+run: deps build
+	$(S)/qemu.sh $(MODE) $(FLAVOR) run
+
+shell: deps build
+	$(S)/qemu.sh $(MODE) $(FLAVOR) shell
+
+check: deps
+	$(S)/check.sh
+
+check-quick: deps
+	$(S)/check.sh --quick $(MODE)
+
+check-patches: deps
+	$(S)/check-patches.sh
+
+check-series: deps
+	$(S)/check-series.sh
+
+clean:
+	rm -rf build/out build/bisect
