@@ -35,7 +35,7 @@ if [ -n "$want" ]; then
 	fi
 fi
 
-splat='WARNING:|BUG:|BUG |Oops|Kernel panic|Unable to handle|Internal error|KASAN|UBSAN|lockdep|possible recursive locking|circular locking|inconsistent lock state|suspicious RCU usage|hardirqs last|Call trace:|Call Trace:|hyp panic|HYP panic'
+splat='WARNING:|BUG:|kernel BUG|Oops|Kernel panic|Unable to handle|Internal error|UBSAN:|INFO: |DEBUG_LOCKS_WARN_ON|hyp panic|Call trace:|Call Trace:'
 if grep -E "$splat" "$log" > "$log.splat"; then
 	result FAIL "$mode: boot: kernel splat: $(head -n 1 "$log.splat")"
 	grep -E -B2 -A25 "$splat" "$log" | head -n 60
