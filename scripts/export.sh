@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 n=$(git -C "$TREE" rev-list --count "$BASE_TAG"..HEAD)
 [ "$n" -gt 0 ] || die "no commits on $BASE_TAG in $TREE"
 git -C "$TREE" -c core.abbrev=12 -c diff.renames=true format-patch -q \
-	--zero-commit --no-signature --cover-letter --thread=shallow \
+	--zero-commit --no-signature --cover-letter --no-thread \
 	--subject-prefix=PATCH -o "$tmp" "$BASE_TAG"..HEAD
 
 # Carry subject and blurb over from the current cover letter.

@@ -4,7 +4,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || exit 0
+[ -e "$TREE/.git" ] || exit 0
 dirty=$(git -C "$TREE" status --porcelain | head -n 20)
 [ -z "$dirty" ] || die "uncommitted changes in $TREE (commit them, then 'make export'):
 $dirty"
