@@ -19,6 +19,29 @@ done
 # Whatever the guest printed around a failure helps; show it once.
 grep -q '^TR-RESULT FAIL' "$log" && say "guest log: $log"
 
+# Blobs the guest printed: events/ copies go through format-check.
+blobs=$LOGS/$mode-$flavor.blobs
+rm -rf "$blobs"
+for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
+	case $b in
+	events-*.tgz)
+		remote=${b#events-}
+		remote=${remote%.tgz}
+		mkdir -p "$blobs/$remote"
+		tar -C "$blobs/$remote" -xzf "$blobs/$b"
+		fc=$("$(host_tool format-check)" "$blobs/$remote/events" 2>&1) && rc=0 || rc=$?
+		while read -r r what; do
+			case $r in
+			PASS|FAIL|SKIP) result "$r" "$mode: format-check: $remote: $what" ;;
+			*) echo "  $r $what" ;;
+			esac
+		done <<<"$fc"
+		grep -q '^FAIL' <<<"$fc" || [ $rc = 0 ] ||
+			result FAIL "$mode: format-check: $remote: exit $rc"
+		;;
+	esac
+done
+
 if grep -qx 'TR-DONE' "$log"; then
 	result PASS "$mode: boot: guest ran every suite and powered off"
 else

@@ -86,3 +86,16 @@ summary() {
 	printf '%d passed, %d failed, %d skipped\n' "$p" "$f" "$s"
 	[ "$f" = 0 ] && [ "$p" -gt 0 ]
 }
+
+# host_tool NAME: build tests/host/NAME.c (against libtraceevent) into
+# build/host/NAME when it is missing or older than its source; print its path.
+host_tool() {
+	local src=$TOP/tests/host/$1.c bin=$BUILD/host/$1
+	mkdir -p "$BUILD/host"
+	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+		# shellcheck disable=SC2046
+		cc -O2 -Wall -Werror $(pkg-config --cflags libtraceevent) -o "$bin" "$src" \
+			$(pkg-config --libs libtraceevent) >&2 || die "cannot build $src"
+	fi
+	echo "$bin"
+}

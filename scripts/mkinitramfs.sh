@@ -1,7 +1,8 @@
 #!/bin/bash
 # mkinitramfs.sh FLAVOR: build the guest programs for FLAVOR's architecture
-# and pack build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the
-# kernel's modules, the ftrace selftests of the tree and tests/guest.
+# (the tree's map_test, every tests/guest/src/*.c) and pack
+# build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
+# modules, the ftrace selftests of the tree and tests/guest.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -25,6 +26,11 @@ build_prog() {	# build_prog NAME SOURCE...
 		mv "$bin/$name.tmp" "$bin/$name"
 }
 build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
+for src in "$TOP"/tests/guest/src/*.c; do
+	[ -e "$src" ] || continue
+	name=${src##*/}
+	build_prog "${name%.c}" -Werror "$src"
+done
 
 stage=$out/initramfs
 rm -rf "$stage"

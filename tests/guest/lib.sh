@@ -4,3 +4,11 @@ pass() { echo "TR-RESULT PASS $*"; }
 fail() { echo "TR-RESULT FAIL $*"; }
 skip() { echo "TR-RESULT SKIP $*"; }
 T=/sys/kernel/tracing
+
+# blob NAME: copy standard input to the console as base64 between markers;
+# the host extracts it from the log (scripts/blobs.sh).
+blob() {
+	echo "TR-BLOB-BEGIN $1"
+	base64
+	echo "TR-BLOB-END $1"
+}
