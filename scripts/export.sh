@@ -43,4 +43,9 @@ cp "$tmp"/*.patch "$dest/"
 	echo "# The trace-remotes series, in the order git am applies it."
 	(cd "$dest" && ls [0-9]*.patch | grep -v '^0000-')
 } > "$dest/series"
-[ "$dest" != "$PATCHES" ] || say "exported $n patches to patches/"
+if [ "$dest" = "$PATCHES" ]; then
+	# The tree now is what patches/ describes: tree.sh need not reapply.
+	[ -d "$TREE/.git" ] && echo "$("$TOP/scripts/series-hash.sh") $(git -C "$TREE" rev-parse HEAD)" \
+		> "$TREE/.git/trace-remotes-applied"
+	say "exported $n patches to patches/"
+fi
