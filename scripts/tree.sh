@@ -24,6 +24,14 @@ if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1;
 		-m "Linux $(make -s -C "$TREE" kernelversion) ($BASE_PKG $BASE_VERSION)"
 	git -C "$TREE" tag "$BASE_TAG"
 fi
+# Debian's .gitignore ends by ignoring everything at the top level, which
+# makes every new kernel file need "git add -f": drop that block from the
+# work tree copy only.
+if grep -q '^# Debian packaging' "$TREE/.gitignore"; then
+	sed -i '/^# Debian packaging/,$d' "$TREE/.gitignore"
+	sed -i '${/^#$/d}' "$TREE/.gitignore"
+	git -C "$TREE" update-index --skip-worktree .gitignore
+fi
 
 stamp=$TREE/.git/trace-remotes-applied
 want=$("$TOP/scripts/series-hash.sh")
