@@ -12,7 +12,9 @@ out=$OUT/$flavor
 	die "mode $mode does not run $flavor kernels"
 # shellcheck disable=SC2207
 machine=($(mode_field "$mode" 3))
-append="$(mode_field "$mode" 4) tr.suites=$suites${ONLY:+ tr.only=$ONLY} panic=-1 oops=panic"
+expect=$(mode_field "$mode" 6)
+append="$(mode_field "$mode" 4) tr.suites=$suites${ONLY:+ tr.only=$ONLY}${expect:+ tr.expect=$expect}"
+append="$append panic=-1 oops=panic"
 timeout=${QEMU_TIMEOUT:-900}
 [ "$suites" = shell ] && timeout=0
 stdin=/dev/null
