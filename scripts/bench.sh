@@ -27,7 +27,7 @@ fi
 # get LOG KEY: the value of "TR-BENCH KEY value" in LOG, or "?"
 get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "" ? "?" : v }' "$1"; }
 
-rows=()
+rows=() clocks=
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
@@ -35,7 +35,11 @@ for run in $runs; do
 	"$TOP/scripts/qemu.sh" "$mode" "$flavor" bench "$log" > /dev/null || true
 	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
 	grep -E '^(TR-RESULT (FAIL|SKIP)|remote_bench: )' "$log" | sed 's/^/  /' >&2 || true
-	grep -qx TR-DONE "$log" || say "$mode: the guest did not finish, see $log"
+	if ! grep -qx TR-DONE "$log"; then
+		say "$mode: the guest did not finish, see $log; it ends with:"
+		tail -n 15 "$log" | sed 's/^/  /' >&2
+	fi
+	clocks+=" $(flavor_arch "$flavor") $(get "$log" write_median_clock_ns),"
 	rows+=("| $(flavor_arch "$flavor") ($mode) | $(get "$log" write_median_simple_ns) |\
  $(get "$log" write_median_ring_buffer_ns) | $(get "$log" write_median_ratio) |\
  $(get "$log" read_remote_ns_per_line) vs $(get "$log" read_top_ns_per_line) |\
@@ -50,3 +54,5 @@ echo
 echo "| arch | simple_ring_buffer ns/event | ring_buffer ns/event | ratio | trace_pipe read ns/line remote vs top-level | ratio |"
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+echo
+echo "trace_clock_local() alone, ns/call, included in both write costs:${clocks%,}"

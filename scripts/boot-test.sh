@@ -58,8 +58,8 @@ if [ -n "$want" ]; then
 	fi
 fi
 
-splat='WARNING:|BUG:|kernel BUG|Oops|Kernel panic|Unable to handle|Internal error|UBSAN:|INFO: |DEBUG_LOCKS_WARN_ON|hyp panic|Call trace:|Call Trace:'
-if grep -E "$splat" "$log" > "$log.splat"; then
+splat='WARNING:|BUG:|kernel BUG|Oops|Kernel panic|Unable to handle|Internal error|UBSAN:|INFO: |DEBUG_LOCKS_WARN_ON|hyp panic at|HYP panic|Call trace:|Call Trace:'
+if grep -v 'Kernel command line:' "$log" | grep -E "$splat" > "$log.splat"; then
 	result FAIL "$mode: boot: kernel splat: $(head -n 1 "$log.splat")"
 	grep -E -B2 -A25 "$splat" "$log" | head -n 60
 else

@@ -1,6 +1,7 @@
 #!/bin/bash
 # mkinitramfs.sh FLAVOR: build the guest programs for FLAVOR's architecture
-# (the tree's map_test, every tests/guest/src/*.c) and pack
+# (the tree's map_test, tests/guest/src/*.c and tests/guest/src/ARCH/*.c)
+# and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
 # modules, the ftrace selftests of the tree and tests/guest.
 set -eu
@@ -26,7 +27,7 @@ build_prog() {	# build_prog NAME SOURCE...
 		mv "$bin/$name.tmp" "$bin/$name"
 }
 build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
-for src in "$TOP"/tests/guest/src/*.c; do
+for src in "$TOP"/tests/guest/src/*.c "$TOP/tests/guest/src/$arch"/*.c; do
 	[ -e "$src" ] || continue
 	name=${src##*/}
 	build_prog "${name%.c}" -Werror "$src"
