@@ -7,7 +7,7 @@ FLAVOR ?= arm64
 export DEBUG SUITES ONLY
 
 .PHONY: help deps tree export series-check build initramfs run shell \
-	check check-quick check-patches check-series clean
+	check check-quick check-patches check-series bench clean
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
@@ -53,6 +53,9 @@ check-patches: deps
 
 check-series: deps
 	$(S)/check-series.sh
+
+bench: deps tree
+	$(S)/bench.sh
 
 clean:
 	rm -rf build/out build/bisect

@@ -32,8 +32,7 @@ for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
 	say "booting $mode ($flavor): $log"
-	"$TOP/scripts/qemu.sh" "$mode" "$flavor" bench "$log" > /dev/null || true
-	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+	boot_log "$mode" "$flavor" bench "$log"
 	grep -E '^(TR-RESULT (FAIL|SKIP)|remote_bench: )' "$log" | sed 's/^/  /' >&2 || true
 	if ! grep -qx TR-DONE "$log"; then
 		say "$mode: the guest did not finish, see $log; it ends with:"

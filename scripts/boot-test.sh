@@ -9,8 +9,7 @@ set -eu
 mode=$1 flavor=$2 suites=$3
 log=$LOGS/$mode-$flavor.log
 mkdir -p "$LOGS"
-"$TOP/scripts/qemu.sh" "$mode" "$flavor" "$suites" "$log" > /dev/null || true
-tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+boot_log "$mode" "$flavor" "$suites" "$log"
 
 # Guest results, prefixed with the mode.
 grep '^TR-RESULT ' "$log" | while read -r _ r name; do

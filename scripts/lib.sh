@@ -99,3 +99,10 @@ host_tool() {
 	fi
 	echo "$bin"
 }
+
+# boot_log MODE FLAVOR SUITES LOG: boot and run SUITES in the guest, with
+# the console in LOG (carriage returns dropped) and not on the terminal.
+boot_log() {
+	"$TOP/scripts/qemu.sh" "$1" "$2" "$3" "$4" > /dev/null || true
+	tr -d '\r' < "$4" > "$4.tmp" && mv "$4.tmp" "$4"
+}
