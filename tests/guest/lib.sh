@@ -12,3 +12,8 @@ blob() {
 	base64
 	echo "TR-BLOB-END $1"
 }
+
+# has_remote_test: the kernel has the test remote, built in or as a module.
+has_remote_test() {
+	[ -d "$T/remotes/test" ] || [ -n "$(find /lib/modules -name 'remote_test.ko*' 2>/dev/null)" ]
+}
