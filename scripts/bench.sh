@@ -1,18 +1,23 @@
 #!/bin/bash
 # bench.sh: build the arm64 and x86_64 kernels (not debug), boot arm64 in
-# mode protected and x86_64 in mode x86_64 with the guest suite "bench",
-# and print a markdown table of what it measured:
+# modes protected and protected-icount and x86_64 in mode x86_64 with the
+# guest suite "bench", and print markdown tables of what it measured:
 #  - the write cost per event of simple_ring_buffer and of the kernel ring
 #    buffer (module remote_bench, CONFIG_TRACE_REMOTE_BENCHMARK), median
 #    over its rounds, and their ratio;
 #  - the text read cost per line of remotes/test/trace_pipe and of the
-#    top-level trace_pipe (tests/bin/bench-read), and their ratio.
+#    top-level trace_pipe (tests/bin/bench-read), and their ratio;
+#  - on arm64, the cost of a no-op host hypercall round trip with
+#    hypervisor tracing off, on with the events disabled, and on with the
+#    events of that path enabled, and their ratios to "off": in wall time
+#    (protected) and in instructions (protected-icount, where the guest's
+#    nanoseconds count instructions).
 # Every guest runs under TCG: only ratios within one boot mean something.
 # NOBUILD=1 skips the builds.  Logs: $OUT/logs/bench-<mode>-<flavor>.log.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-runs="protected:arm64 x86_64:x86_64"
+runs=${BENCH_RUNS:-"protected:arm64 protected-icount:arm64 x86_64:x86_64"}
 mkdir -p "$LOGS"
 
 if [ -z "${NOBUILD:-}" ]; then
@@ -27,7 +32,7 @@ fi
 # get LOG KEY: the value of "TR-BENCH KEY value" in LOG, or "?"
 get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "" ? "?" : v }' "$1"; }
 
-rows=() clocks=
+rows=() hyp=() clocks=
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
@@ -38,7 +43,13 @@ for run in $runs; do
 		say "$mode: the guest did not finish, see $log; it ends with:"
 		tail -n 15 "$log" | sed 's/^/  /' >&2
 	fi
-	clocks+=" $(flavor_arch "$flavor") $(get "$log" write_median_clock_ns),"
+	for what in "hyp:no-op hypercall" "exit:guest MMIO exit"; do
+		k=${what%%:*}
+		[ "$(get "$log" "${k}_off_ns")" = "?" ] ||
+			hyp+=("| $mode | ${what#*:} | $(get "$log" "${k}_off_ns") | $(get "$log" "${k}_idle_ns") |\
+ $(get "$log" "${k}_on_ns") | $(get "$log" "${k}_idle_ratio") | $(get "$log" "${k}_on_ratio") |")
+	done
+	clocks+=" $(flavor_arch "$flavor") ($mode) $(get "$log" write_median_clock_ns),"
 	rows+=("| $(flavor_arch "$flavor") ($mode) | $(get "$log" write_median_simple_ns) |\
  $(get "$log" write_median_ring_buffer_ns) | $(get "$log" write_median_ratio) |\
  $(get "$log" read_remote_ns_per_line) vs $(get "$log" read_top_ns_per_line) |\
@@ -55,3 +66,12 @@ echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
 echo "trace_clock_local() alone, ns/call, included in both write costs:${clocks%,}"
+echo
+echo "Hypervisor round trips (arm64, pKVM hVHE), median ns over the repetitions; in protected-icount"
+echo "the guest's ns are instructions. No-op hypercall: /sys/kernel/debug/kvm/hyp_trace_bench, events"
+echo "enabled = hyp_enter, host_hcall and hyp_exit written on every call. Guest MMIO exit: KVM_RUN to"
+echo "KVM_RUN in tests/bin/kvm-guest, through EL2, the host's KVM and user space."
+echo
+echo "| mode | round trip | tracing off | on, events disabled | on, events enabled | ratio disabled/off | ratio enabled/off |"
+echo "|---|---|---|---|---|---|---|"
+printf '%s\n' "${hyp[@]}"

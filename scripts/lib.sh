@@ -63,8 +63,11 @@ mode_field() {
 	awk -F'|' -v n="$2" '{ f = $n; sub(/^ +/, "", f); sub(/ +$/, "", f); print f }' <<<"$line"
 }
 
-# all_modes: every mode name in tests/modes.
-all_modes() { grep -v '^#' "$TOP/tests/modes" | cut -d'|' -f1 | tr -d ' '; }
+# all_modes: every mode name in tests/modes but those flagged "bench".
+all_modes() {
+	grep -v '^#' "$TOP/tests/modes" |
+		awk -F'|' '$6 !~ /(^|[ ,])bench([ ,]|$)/ { gsub(/ /, "", $1); print $1 }'
+}
 
 # deb_arch ARCH: Debian's name for a kernel ARCH.
 deb_arch() { case $1 in x86_64) echo amd64 ;; *) echo "$1" ;; esac; }

@@ -20,7 +20,7 @@ timeout=${QEMU_TIMEOUT:-900}
 stdin=/dev/null
 [ "$suites" = shell ] && stdin=/dev/stdin
 
-timeout --foreground -k 5 "$timeout" "${machine[@]}" -accel tcg,thread=multi \
+timeout --foreground -k 5 "$timeout" "${machine[@]}" \
 	-smp 2 -m 2G -nographic -no-reboot \
 	-kernel "$out/boot-image" -initrd "$out/initramfs.cpio.gz" -append "$append" \
 	< "$stdin" 2>&1 | tee "$log"

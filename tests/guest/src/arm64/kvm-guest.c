@@ -3,7 +3,8 @@
  * kvm-guest [N]: run a tiny arm64 KVM guest that stores an incrementing
  * counter to an unmapped (MMIO) address, and take N MMIO exits from it.
  * Each exit is a guest exit to EL2 and a return to the host, so that the
- * hypervisor trace sees guest entries and exits.
+ * hypervisor trace sees guest entries and exits. Prints the time per exit
+ * (KVM_RUN to KVM_RUN, CLOCK_MONOTONIC) for make bench.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/kvm.h>
 
@@ -48,6 +50,8 @@ int main(int argc, char **argv)
 	struct kvm_userspace_memory_region region;
 	struct kvm_vcpu_init init;
 	struct kvm_run *run;
+	struct timespec t0, t1;
+	double ns;
 	void *mem;
 	long size;
 
@@ -82,6 +86,7 @@ int main(int argc, char **argv)
 	set_reg(vcpu, CORE_REG(regs.regs[0]), MMIO_IPA);
 	set_reg(vcpu, CORE_REG(regs.regs[1]), 1);
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < n; i++) {
 		if (ioctl(vcpu, KVM_RUN, 0))
 			die("KVM_RUN");
@@ -90,8 +95,10 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	printf("kvm-guest: %d MMIO exits, last value %llu\n", n,
-	       (unsigned long long)*(uint64_t *)run->mmio.data);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ns = (t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec);
+	printf("kvm-guest: %d MMIO exits, last value %llu, %.1f ns/exit\n", n,
+	       (unsigned long long)*(uint64_t *)run->mmio.data, n > 0 ? ns / n : 0);
 
 	/* The guest counts from 1, one store per exit. */
 	return *(uint64_t *)run->mmio.data == (uint64_t)n ? 0 : 1;
