@@ -11,7 +11,7 @@ set -eu
 quick=0
 [ "${1:-}" = --quick ] && { quick=1; shift; }
 debug=${DEBUG:-$((1 - quick))}
-suites=${SUITES:-ftracetest,map-test,events-dump,hyp-kvm}
+suites=${SUITES:-ftracetest,map-test,events-dump,hyp-kvm,hyp-hostile}
 modes=${*:-$(all_modes)}
 
 results_reset
