@@ -19,14 +19,18 @@ build_at() {	# build_at REV: check REV out in the worktree and build it
 }
 # warnings_at: W=1 and sparse warnings of the touched files built in the
 # current checkout, without line numbers so that moved code compares equal.
+# The hypervisor's files build as FILE.nvhe.o in arch/arm64/kvm/hyp/nvhe/.
 warnings_at() {
-	local objs=
+	local objs= srcs= f o
 	for f in $files; do
-		[ -f "$wt/$f" ] && [ -f "$bout/${f%.c}.o" ] && objs="$objs ${f%.c}.o"
+		[ -f "$wt/$f" ] || continue
+		o=${f%.c}.o
+		case $f in arch/arm64/kvm/hyp/nvhe/*) o=${f%.c}.nvhe.o ;; esac
+		[ -f "$bout/$o" ] && objs="$objs $o" srcs="$srcs $wt/$f"
 	done
 	[ -n "$objs" ] || return 0
 	# shellcheck disable=SC2086
-	touch -c $(for o in $objs; do echo "$wt/${o%.o}.c"; done)
+	touch -c $srcs
 	# shellcheck disable=SC2086
 	kmake "$wt" "$bout" arm64 W=1 C=2 $objs 2>&1 |
 		grep -E 'warning|error' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/' | sort -u
