@@ -7,9 +7,9 @@
 #    over its rounds, and their ratio;
 #  - the text read cost per line of remotes/test/trace_pipe and of the
 #    top-level trace_pipe (tests/bin/bench-read), and their ratio;
-#  - on arm64, the cost of a no-op host hypercall round trip with
-#    hypervisor tracing off, on with the events disabled, and on with the
-#    events of that path enabled, and their ratios to "off": in wall time
+#  - on arm64, the cost of a no-op host hypercall and of a guest MMIO exit
+#    round trip with hypervisor tracing off, on with the events disabled,
+#    and on with the events enabled, and their ratios to "off": in wall time
 #    (protected) and in instructions (protected-icount, where the guest's
 #    nanoseconds count instructions).
 # Every guest runs under TCG: only ratios within one boot mean something.
