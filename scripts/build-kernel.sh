@@ -2,7 +2,8 @@
 # build-kernel.sh FLAVOR [SRC OUT [MAKE ARGS]]: configure (allnoconfig + configs/
 # fragments) and build one kernel flavor out of tree with ccache, then
 # install its modules into OUT/modroot.  Further arguments go to make.  Flavors: arm64, arm64-debug,
-# x86_64, x86_64-debug.  LLVM=1 builds with clang.
+# x86_64, x86_64-debug.  LLVM=1 builds with clang; KTARGETS="dir/ ..." builds
+# only those make targets (and installs nothing).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +30,11 @@ case $arch in
 arm64) image=Image ;;
 x86_64) image=bzImage ;;
 esac
+if [ -n "${KTARGETS:-}" ]; then
+	# shellcheck disable=SC2086
+	kmake "$src" "$out" "$flavor" $KTARGETS "$@"
+	exit 0
+fi
 kmake "$src" "$out" "$flavor" "$image" modules "$@"
 rm -rf "$out/modroot"
 kmake "$src" "$out" "$flavor" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \

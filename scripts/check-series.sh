@@ -1,25 +1,36 @@
 #!/bin/bash
 # check-series.sh: the slow checks of the series.  Every patch builds on its
 # own for arm64 (bisectable); the C files the series touches get no new W=1
-# or sparse (C=2) warnings against the base; the tip builds with clang
-# (LLVM=1) without warnings in those files.
+# or sparse (C=2) warnings against the base; their directories build with
+# clang (LLVM=1) without warnings in those files.
+# The bisect walks the series backwards from the tip in the configuration
+# make check builds (BISECT_FLAVOR, default arm64-debug): the tip costs only
+# ccache hits and every other patch what changed since the next one.  The
+# base is not built whole, only the touched files for their warnings.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 results_reset
 "$TOP/scripts/tree.sh"
+flavor=${BISECT_FLAVOR:-arm64-debug}
 wt=$BUILD/bisect/linux
-bout=$BUILD/bisect/out/arm64	# same depth as build/out/arm64: ccache hits
+bout=$BUILD/bisect/out/$flavor	# same depth as build/out/FLAVOR: ccache hits
 [ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
-commits=$(git -C "$TREE" rev-list --reverse "$BASE_TAG"..series)
+commits=$(git -C "$TREE" rev-list "$BASE_TAG"..series)	# newest first
 
-build_at() {	# build_at REV: check REV out in the worktree and build it
-	git -C "$wt" checkout -q -f --detach "$1" && git -C "$wt" clean -q -f -d &&
-		"$TOP/scripts/build-kernel.sh" arm64 "$wt" "$bout" > "$BUILD/bisect/build.log" 2>&1
+checkout() { git -C "$wt" checkout -q -f --detach "$1" && git -C "$wt" clean -q -f -d; }
+build_at() {	# build_at REV NAME: check REV out in the worktree and build it
+	local t0 rc=0
+	t0=$(date +%s)
+	checkout "$1" &&
+		"$TOP/scripts/build-kernel.sh" "$flavor" "$wt" "$bout" > "$BUILD/bisect/build.log" 2>&1 || rc=1
+	timed build series "$2" $(($(date +%s) - t0))
+	return $rc
 }
 # warnings_at: W=1 and sparse warnings of the touched files built in the
 # current checkout, without line numbers so that moved code compares equal.
-# The hypervisor's files build as FILE.nvhe.o in arch/arm64/kvm/hyp/nvhe/.
+# The hypervisor's files build as FILE.nvhe.o in arch/arm64/kvm/hyp/nvhe.
+# A file counts as built in this configuration if the tip built its object.
 warnings_at() {
 	local objs= srcs= f o
 	for f in $files; do
@@ -32,34 +43,40 @@ warnings_at() {
 	# shellcheck disable=SC2086
 	touch -c $srcs
 	# shellcheck disable=SC2086
-	kmake "$wt" "$bout" arm64 W=1 C=2 $objs 2>&1 |
+	kmake "$wt" "$bout" "$flavor" W=1 C=2 $objs 2>&1 |
 		grep -E 'warning|error' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/' | sort -u
 }
 
 files=$(git -C "$TREE" diff --name-only "$BASE_TAG"..series -- '*.c')
-build_at "$BASE_TAG" || die "the base does not build: $(tail -n 20 "$BUILD/bisect/build.log")"
-warnings_at > "$BUILD/bisect/warnings.base"
-
 if [ -z "$commits" ]; then
 	result SKIP "bisect: the series has no patch yet"
 else
-	n=0
+	n=$(wc -w <<<"$commits")
+	tip=$n
 	for c in $commits; do
-		n=$((n + 1))
 		subject=$(git -C "$TREE" log -1 --format=%s "$c")
-		if build_at "$c"; then
+		if build_at "$c" "bisect-$n"; then
 			result PASS "bisect: arm64 builds at patch $n: $subject"
 		else
 			result FAIL "bisect: arm64 does not build at patch $n: $subject"
 			tail -n 20 "$BUILD/bisect/build.log"
 		fi
+		if [ $n = "$tip" ] && [ -n "$files" ]; then
+			t0=$(date +%s)
+			warnings_at > "$BUILD/bisect/warnings.tip"
+			timed build series w1-sparse-tip $(($(date +%s) - t0))
+		fi
+		n=$((n - 1))
 	done
 fi
 
 if [ -z "$files" ]; then
 	result SKIP "W=1, sparse: the series touches no C file yet"
 else
-	warnings_at > "$BUILD/bisect/warnings.tip"
+	t0=$(date +%s)
+	checkout "$BASE_TAG"
+	warnings_at > "$BUILD/bisect/warnings.base"
+	timed build series w1-sparse-base $(($(date +%s) - t0))
 	new=$(comm -13 "$BUILD/bisect/warnings.base" "$BUILD/bisect/warnings.tip")
 	if [ -z "$new" ]; then
 		result PASS "W=1, sparse: no new warning in $(wc -w <<<"$files") touched C files"
@@ -69,17 +86,26 @@ else
 	fi
 fi
 
+# clang: the directories of the touched files, with the hypervisor object
+# and its undefined-symbol check; a whole clang kernel costs as much as
+# the rest of the series checks together.
+dirs=$(for f in $files; do echo "${f%/*}/"; done | sort -u | tr '\n' ' ')
 clog=$LOGS/build-arm64-clang.log
 mkdir -p "$LOGS"
-if LLVM=1 "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1; then
-	if [ -n "$files" ] && grep -F "$files" "$clog" | grep -q warning; then
+t0=$(date +%s)
+LLVM=1 KTARGETS="$dirs" "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1 && rc=0 || rc=$?
+timed build series clang $(($(date +%s) - t0))
+if [ -z "$files" ]; then
+	result SKIP "clang: the series touches no C file yet"
+elif [ $rc = 0 ]; then
+	if grep -F "$files" "$clog" | grep -q warning; then
 		result FAIL "clang: warnings in touched files (see $clog)"
 		grep -A3 warning "$clog" | head -n 40
 	else
-		result PASS "clang: arm64 builds with LLVM=1, no warning in touched files"
+		result PASS "clang: $dirs build with LLVM=1, no warning in touched files"
 	fi
 else
-	result FAIL "clang: arm64 does not build with LLVM=1 (see $clog)"
+	result FAIL "clang: $dirs do not build with LLVM=1 (see $clog)"
 	tail -n 20 "$clog"
 fi
 summary

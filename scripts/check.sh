@@ -1,45 +1,122 @@
 #!/bin/bash
 # check.sh [--quick] [MODE...]: the test command.  Host-side checks of the
 # series (skipped with --quick), then for each MODE (default: every line of
-# tests/modes) build its kernel flavor, boot it and run the guest suites.
+# tests/modes) build its kernel flavor, boot it and run the guest suites;
+# without --quick also the series checks of check-series.sh.  Kernel builds
+# run one at a time in the background (each uses every core), guests start
+# as soon as their kernel is there, GUESTS of them at once (they sleep much
+# of the time); each job's output is printed when it ends.  Closes with
+# where the time went and "N passed, N failed, N skipped".
 # Environment: DEBUG=1 uses the -debug flavors (the default without
 # --quick); SUITES=a,b picks guest suites; ONLY=GLOB narrows ftracetest
-# to matching test cases.
+# to matching test cases; SERIES=0|1 leaves out or adds the series checks.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 quick=0
 [ "${1:-}" = --quick ] && { quick=1; shift; }
 debug=${DEBUG:-$((1 - quick))}
+series=${SERIES:-$((1 - quick))}
+guests=${GUESTS:-2}
 suites=${SUITES:-ftracetest,map-test,events-dump,hyp-kvm,hyp-hostile}
 modes=${*:-$(all_modes)}
+jobs=$OUT/jobs
 
 results_reset
-mkdir -p "$LOGS"
-[ $quick = 1 ] || "$TOP/scripts/check-patches.sh"
+rm -rf "$jobs"
+mkdir -p "$LOGS" "$jobs"
+start=$(date +%s)
 "$TOP/scripts/tree.sh"
+# The host-side checks of the patches run beside the first build.
+if [ $quick = 0 ]; then
+	(
+		t0=$(date +%s)
+		RESULTS=$jobs/patches.results "$TOP/scripts/check-patches.sh" > "$jobs/patches.out" 2>&1 || true
+		timed host series check-patches $(($(date +%s) - t0))
+	) &
+fi
 
+flavors=
+for mode in $modes; do
+	flavor=$(mode_field "$mode" 2)
+	[ "$debug" = 1 ] && flavor=$flavor-debug
+	case " $flavors " in *" $flavor "*) ;; *) flavors="$flavors $flavor" ;; esac
+done
+
+# The builds, one after the other: every flavor the modes need, in their
+# order, then the series checks.  A stamp per flavor: "ok|fail SECONDS".
+(
+	for flavor in $flavors; do
+		t0=$(date +%s)
+		if "$TOP/scripts/build-kernel.sh" "$flavor" > "$LOGS/build-$flavor.log" 2>&1 &&
+		   "$TOP/scripts/mkinitramfs.sh" "$flavor" >> "$LOGS/build-$flavor.log" 2>&1; then
+			r=ok
+		else
+			r=fail
+		fi
+		echo "$r $(($(date +%s) - t0))" > "$jobs/$flavor.built"
+	done
+	if [ "$series" = 1 ]; then
+		RESULTS=$jobs/series.results TIMES=$jobs/series.times \
+			"$TOP/scripts/check-series.sh" > "$jobs/series.out" 2>&1 || true
+	fi
+	touch "$jobs/builds.done"
+) &
+
+started= printed=
+flush() {	# print the output of the guests that ended, once
+	local m
+	for m in $started; do
+		case " $printed " in *" $m "*) continue ;; esac
+		[ -e "$jobs/$m.done" ] || continue
+		cat "$jobs/$m.out"
+		printed="$printed $m"
+	done
+}
+running() {	# the number of guests still running
+	local m n=0
+	for m in $started; do [ -e "$jobs/$m.done" ] || n=$((n + 1)); done
+	echo $n
+}
 built=
 for mode in $modes; do
 	flavor=$(mode_field "$mode" 2)
 	[ "$debug" = 1 ] && flavor=$flavor-debug
+	until [ -e "$jobs/$flavor.built" ]; do flush; sleep 2; done
+	read -r r secs < "$jobs/$flavor.built"
 	case " $built " in
 	*" $flavor "*) ;;
-	*" !$flavor "*) result SKIP "$mode: $flavor did not build"; continue ;;
 	*)
-		start=$(date +%s)
-		if "$TOP/scripts/build-kernel.sh" "$flavor" > "$LOGS/build-$flavor.log" 2>&1 &&
-		   "$TOP/scripts/mkinitramfs.sh" "$flavor" >> "$LOGS/build-$flavor.log" 2>&1; then
-			result PASS "build: $flavor ($(($(date +%s) - start)) s)"
-			built="$built $flavor"
+		built="$built $flavor"
+		timed build "$flavor" kernel "$secs"
+		if [ "$r" = ok ]; then
+			result PASS "build: $flavor ($secs s)"
 		else
 			result FAIL "build: $flavor (see $LOGS/build-$flavor.log)"
 			tail -n 30 "$LOGS/build-$flavor.log"
-			built="$built !$flavor"
-			continue
 		fi
 		;;
 	esac
-	ONLY=${ONLY:-} "$TOP/scripts/boot-test.sh" "$mode" "$flavor" "$suites"
+	if [ "$r" != ok ]; then
+		result SKIP "$mode: $flavor did not build"
+		continue
+	fi
+	while [ "$(running)" -ge "$guests" ]; do flush; sleep 2; done
+	(
+		RESULTS=$jobs/$mode.results TIMES=$jobs/$mode.times ONLY=${ONLY:-} \
+			"$TOP/scripts/boot-test.sh" "$mode" "$flavor" "$suites" > "$jobs/$mode.out" 2>&1 || true
+		touch "$jobs/$mode.done"
+	) &
+	started="$started $mode"
 done
+while [ "$(running)" -gt 0 ]; do flush; sleep 2; done
+flush
+wait
+for f in patches series; do
+	[ ! -e "$jobs/$f.out" ] || cat "$jobs/$f.out"
+done
+cat "$jobs"/*.results >> "$RESULTS" 2>/dev/null || true
+cat "$jobs"/*.times >> "$TIMES" 2>/dev/null || true
+timed host check total $(($(date +%s) - start))
+"$TOP/scripts/times.sh"
 summary

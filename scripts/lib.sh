@@ -74,13 +74,19 @@ deb_arch() { case $1 in x86_64) echo amd64 ;; *) echo "$1" ;; esac; }
 
 # Test results: every check prints "PASS|FAIL|SKIP name [why]" through
 # result() and summary() closes with "N passed, N failed, N skipped".
-RESULTS=$OUT/results
-results_reset() { mkdir -p "$OUT"; : > "$RESULTS"; }
+# Jobs that run side by side each get their own RESULTS and TIMES files.
+RESULTS=${RESULTS:-$OUT/results}
+results_reset() { mkdir -p "$OUT"; : > "$RESULTS"; : > "$TIMES"; }
 result() {
 	local r=$1; shift
 	printf '%-4s %s\n' "$r" "$*"
 	echo "$r" >> "$RESULTS"
 }
+# Where the time goes: timed KIND WHERE NAME SECONDS adds a line to TIMES,
+# which scripts/times.sh turns into the breakdown.  KIND is build, boot,
+# suite or case; WHERE is a flavor or a mode.
+TIMES=${TIMES:-$OUT/times}
+timed() { printf '%s %s %s %s\n' "$@" >> "$TIMES"; }
 summary() {
 	local p f s
 	p=$(grep -cx PASS "$RESULTS" || true)

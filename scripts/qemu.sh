@@ -15,7 +15,7 @@ machine=($(mode_field "$mode" 3))
 expect=$(mode_field "$mode" 6)
 append="$(mode_field "$mode" 4) tr.suites=$suites${ONLY:+ tr.only=$ONLY}${expect:+ tr.expect=$expect}"
 append="$append panic=-1 oops=panic"
-timeout=${QEMU_TIMEOUT:-900}
+timeout=${QEMU_TIMEOUT:-1800}	# guests share the cores with builds
 [ "$suites" = shell ] && timeout=0
 stdin=/dev/null
 [ "$suites" = shell ] && stdin=/dev/stdin

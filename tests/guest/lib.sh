@@ -17,3 +17,8 @@ blob() {
 has_remote_test() {
 	[ -d "$T/remotes/test" ] || [ -n "$(find /lib/modules -name 'remote_test.ko*' 2>/dev/null)" ]
 }
+
+# uptime_now: the guest's uptime in seconds (centisecond resolution);
+# uptime_since T0: the seconds since uptime T0, for "TR-TIME" lines.
+uptime_now() { cut -d' ' -f1 /proc/uptime; }
+uptime_since() { awk -v t0="$1" '{ printf "%.1f\n", $1 - t0 }' /proc/uptime; }
