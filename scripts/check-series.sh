@@ -17,12 +17,13 @@ wt=$BUILD/bisect/linux
 bout=$BUILD/bisect/out/$flavor	# same depth as build/out/FLAVOR: ccache hits
 [ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
 commits=$(git -C "$TREE" rev-list "$BASE_TAG"..series)	# newest first
+image=Image	# the bisect builds what a boot needs, and installs nothing
 
 checkout() { git -C "$wt" checkout -q -f --detach "$1" && git -C "$wt" clean -q -f -d; }
 build_at() {	# build_at REV NAME: check REV out in the worktree and build it
 	local t0 rc=0
 	t0=$(date +%s)
-	checkout "$1" &&
+	checkout "$1" && KTARGETS="$image modules" \
 		"$TOP/scripts/build-kernel.sh" "$flavor" "$wt" "$bout" > "$BUILD/bisect/build.log" 2>&1 || rc=1
 	timed build series "$2" $(($(date +%s) - t0))
 	return $rc
