@@ -54,7 +54,8 @@ done
 		else
 			r=fail
 		fi
-		echo "$r $(($(date +%s) - t0))" > "$jobs/$flavor.built"
+		echo "$r $(($(date +%s) - t0))" > "$jobs/$flavor.tmp"
+		mv "$jobs/$flavor.tmp" "$jobs/$flavor.built"	# seen whole or not at all
 	done
 	if [ "$series" = 1 ]; then
 		RESULTS=$jobs/series.results TIMES=$jobs/series.times \
