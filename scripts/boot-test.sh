@@ -11,7 +11,7 @@ log=$LOGS/$mode-$flavor.log
 mkdir -p "$LOGS"
 start=$(date +%s)
 boot_log "$mode" "$flavor" "$suites" "$log"
-timed boot "$mode" "wall($flavor)" $(($(date +%s) - start))
+timed boot "$mode" wall $(($(date +%s) - start))
 # The guest's own timing lines: "TR-TIME KIND NAME SECONDS".
 sed -n 's/^TR-TIME \([a-z]*\) \([^ ]*\) \([0-9.]*\)$/\1 \2 \3/p' "$log" |
 	while read -r kind name secs; do timed "$kind" "$mode" "$name" "$secs"; done

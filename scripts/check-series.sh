@@ -90,7 +90,9 @@ fi
 # clang: the directories of the touched files, with the hypervisor object
 # and its undefined-symbol check; a whole clang kernel costs as much as
 # the rest of the series checks together.
-dirs=$(for f in $files; do echo "${f%/*}/"; done | sort -u | tr '\n' ' ')
+dirs=$(for f in $files; do echo "${f%/*}/"; done | sort -u |
+	awk '{ for (i = 1; i <= n; i++) if (index($0, d[i]) == 1) next; d[++n] = $0 }
+	END { for (i = 1; i <= n; i++) printf "%s ", d[i] }')	# no subdirectory of another
 clog=$LOGS/build-arm64-clang.log
 mkdir -p "$LOGS"
 t0=$(date +%s)

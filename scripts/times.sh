@@ -18,12 +18,12 @@ awk '
 	{ t[row[$1 " " $3], col[$2]] += $4 }
 	END {
 		printf "  %-44s", ""
-		for (c = 1; c <= ncols; c++) printf " %9.9s", mode[c]
+		for (c = 1; c <= ncols; c++) printf " %14.14s", mode[c]
 		printf "\n"
 		for (r = 1; r <= nrows; r++) {
 			printf "  %-44.44s", name[r]
 			for (c = 1; c <= ncols; c++)
-				if ((r, c) in t) printf " %9.1f", t[r, c]; else printf " %9s", "-"
+				if ((r, c) in t) printf " %14.1f", t[r, c]; else printf " %14s", "-"
 			printf "\n"
 		}
 	}' "$times"
