@@ -13,6 +13,7 @@ echo "Where the time went (seconds):"
 awk '$1 == "build" || $1 == "host" { printf "  %-5s %-52s %6.0f\n", $1, $2 " " $3, $4 }' "$times"
 awk '
 	$1 == "build" || $1 == "host" { next }
+	{ sub(/^ftracetest:/, "", $3) }
 	!($2 in col) { col[$2] = ++ncols; mode[ncols] = $2 }
 	!(($1 " " $3) in row) { row[$1 " " $3] = ++nrows; name[nrows] = $1 " " $3 }
 	{ t[row[$1 " " $3], col[$2]] += $4 }
