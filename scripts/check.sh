@@ -4,9 +4,10 @@
 # tests/modes) build its kernel flavor, boot it and run the guest suites;
 # without --quick also the series checks of check-series.sh.  Kernel builds
 # run one at a time in the background (each uses every core), guests start
-# as soon as their kernel is there, GUESTS of them at once (they sleep much
-# of the time); each job's output is printed when it ends.  Closes with
-# where the time went and "N passed, N failed, N skipped".
+# as soon as their kernel is there, GUESTS of them at once (one guest
+# rarely keeps more than one core busy); each job's output is printed when
+# it ends.  Closes with where the time went and "N passed, N failed, N
+# skipped".
 # Environment: DEBUG=1 uses the -debug flavors (the default without
 # --quick); SUITES=a,b picks guest suites; ONLY=GLOB narrows ftracetest
 # to matching test cases; SERIES=0|1 leaves out or adds the series checks.
@@ -22,6 +23,18 @@ suites=${SUITES:-ftracetest,map-test,events-dump,hyp-kvm,hyp-hostile}
 modes=${*:-$(all_modes)}
 jobs=$OUT/jobs
 
+# job NAME COMMAND...: run COMMAND with its own results, times and output
+# in $jobs; a command that fails without reporting a failure gets one.
+job() {
+	local name=$1
+	shift
+	RESULTS=$jobs/$name.results TIMES=$jobs/$name.times "$@" > "$jobs/$name.out" 2>&1 ||
+		grep -qsx FAIL "$jobs/$name.results" || {
+		echo "FAIL $name: $* exited without a result" >> "$jobs/$name.out"
+		echo FAIL >> "$jobs/$name.results"
+	}
+}
+
 results_reset
 rm -rf "$jobs"
 mkdir -p "$LOGS" "$jobs"
@@ -31,7 +44,7 @@ start=$(date +%s)
 if [ $quick = 0 ]; then
 	(
 		t0=$(date +%s)
-		RESULTS=$jobs/patches.results "$TOP/scripts/check-patches.sh" > "$jobs/patches.out" 2>&1 || true
+		job patches "$TOP/scripts/check-patches.sh"
 		timed host series check-patches $(($(date +%s) - t0))
 	) &
 fi
@@ -58,8 +71,7 @@ done
 		mv "$jobs/$flavor.tmp" "$jobs/$flavor.built"	# seen whole or not at all
 	done
 	if [ "$series" = 1 ]; then
-		RESULTS=$jobs/series.results TIMES=$jobs/series.times \
-			"$TOP/scripts/check-series.sh" > "$jobs/series.out" 2>&1 || true
+		job series "$TOP/scripts/check-series.sh"
 	fi
 	touch "$jobs/builds.done"
 ) &
@@ -104,8 +116,7 @@ for mode in $modes; do
 	fi
 	while [ "$(running)" -ge "$guests" ]; do flush; sleep 2; done
 	(
-		RESULTS=$jobs/$mode.results TIMES=$jobs/$mode.times ONLY=${ONLY:-} \
-			"$TOP/scripts/boot-test.sh" "$mode" "$flavor" "$suites" > "$jobs/$mode.out" 2>&1 || true
+		ONLY=${ONLY:-} job "$mode" "$TOP/scripts/boot-test.sh" "$mode" "$flavor" "$suites"
 		touch "$jobs/$mode.done"
 	) &
 	started="$started $mode"
