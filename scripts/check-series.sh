@@ -1,8 +1,8 @@
 #!/bin/bash
 # check-series.sh: the slow checks of the series.  Every patch builds on its
 # own for arm64 (bisectable); the C files the series touches get no new W=1
-# or sparse (C=2) warnings against the base; their directories build with
-# clang (LLVM=1) without warnings in those files.
+# or sparse (C=2) warnings against the base; they build with clang (LLVM=1)
+# without warnings.
 # The bisect walks the series backwards from the tip in the configuration
 # make check builds (BISECT_FLAVOR, default arm64-debug): the tip costs only
 # ccache hits and every other patch what changed since the next one.  The
@@ -33,7 +33,7 @@ build_at() {	# build_at REV NAME: check REV out in the worktree and build it
 # The hypervisor's files build as FILE.nvhe.o in arch/arm64/kvm/hyp/nvhe.
 # A file counts as built in this configuration if the tip built its object.
 warnings_at() {
-	local objs= srcs= f o
+	local objs="" srcs="" f o
 	for f in $files; do
 		[ -f "$wt/$f" ] || continue
 		o=${f%.c}.o
@@ -62,7 +62,7 @@ else
 			result FAIL "bisect: arm64 does not build at patch $n: $subject"
 			tail -n 20 "$BUILD/bisect/build.log"
 		fi
-		if [ $n = "$tip" ] && [ -n "$files" ]; then
+		if [ "$n" = "$tip" ] && [ -n "$files" ]; then
 			t0=$(date +%s)
 			warnings_at > "$BUILD/bisect/warnings.tip"
 			timed build series w1-sparse-tip $(($(date +%s) - t0))
@@ -87,28 +87,31 @@ else
 	fi
 fi
 
-# clang: the directories of the touched files, with the hypervisor object
-# and its undefined-symbol check; a whole clang kernel costs as much as
-# the rest of the series checks together.
-dirs=$(for f in $files; do echo "${f%/*}/"; done | sort -u |
-	awk '{ for (i = 1; i <= n; i++) if (index($0, d[i]) == 1) next; d[++n] = $0 }
-	END { for (i = 1; i <= n; i++) printf "%s ", d[i] }')	# no subdirectory of another
+# clang: the objects of the touched files and, if the hypervisor's are
+# among them, its object kvm_nvhe.o (every EL2 file, linked and checked);
+# a whole clang kernel costs as much as the rest of the series checks.
+targets=$(for f in $files; do
+	case $f in
+	arch/arm64/kvm/hyp/nvhe/*) echo arch/arm64/kvm/hyp/nvhe/kvm_nvhe.o ;;
+	*) echo "${f%.c}.o" ;;
+	esac
+done | sort -u | tr '\n' ' ')
 clog=$LOGS/build-arm64-clang.log
 mkdir -p "$LOGS"
 t0=$(date +%s)
-LLVM=1 KTARGETS="$dirs" "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1 && rc=0 || rc=$?
+LLVM=1 KTARGETS="$targets" "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1 && rc=0 || rc=$?
 timed build series clang $(($(date +%s) - t0))
 if [ -z "$files" ]; then
 	result SKIP "clang: the series touches no C file yet"
-elif [ $rc = 0 ]; then
+elif [ "$rc" = 0 ]; then
 	if grep -F "$files" "$clog" | grep -q warning; then
 		result FAIL "clang: warnings in touched files (see $clog)"
 		grep -A3 warning "$clog" | head -n 40
 	else
-		result PASS "clang: $dirs build with LLVM=1, no warning in touched files"
+		result PASS "clang: $(wc -w <<<"$targets") objects of the touched files build with LLVM=1, no warning"
 	fi
 else
-	result FAIL "clang: $dirs do not build with LLVM=1 (see $clog)"
+	result FAIL "clang: the touched files do not build with LLVM=1 (see $clog)"
 	tail -n 20 "$clog"
 fi
 summary

@@ -3,10 +3,9 @@
 # series (skipped with --quick), then for each MODE (default: every line of
 # tests/modes) build its kernel flavor, boot it and run the guest suites;
 # without --quick also the series checks of check-series.sh.  Kernel builds
-# run one at a time in the background (each uses every core), guests start
-# as soon as their kernel is there, GUESTS of them at once (one guest
-# rarely keeps more than one core busy); each job's output is printed when
-# it ends.  Closes with where the time went and "N passed, N failed, N
+# run niced in the background, guests start as soon as their kernel is
+# there, GUESTS of them at once (one guest rarely keeps more than one core
+# busy); each job's output is printed when it ends.  Closes with where the time went and "N passed, N failed, N
 # skipped".
 # Environment: DEBUG=1 uses the -debug flavors (the default without
 # --quick); SUITES=a,b picks guest suites; ONLY=GLOB narrows ftracetest
@@ -39,6 +38,8 @@ results_reset
 rm -rf "$jobs"
 mkdir -p "$LOGS" "$jobs"
 start=$(date +%s)
+read -r _ u n sy idle _ < /proc/stat
+busy0=$((u + n + sy)) all0=$((u + n + sy + idle))
 "$TOP/scripts/tree.sh"
 # The host-side checks of the patches run beside the first build.
 if [ $quick = 0 ]; then
@@ -56,27 +57,33 @@ for mode in $modes; do
 	case " $flavors " in *" $flavor "*) ;; *) flavors="$flavors $flavor" ;; esac
 done
 
-# The builds, one after the other: every flavor the modes need, in their
-# order, then the series checks.  A stamp per flavor: "ok|fail SECONDS".
+# build FLAVOR: build a kernel flavor and its initramfs; its stamp,
+# "ok|fail SECONDS", is written then renamed: seen whole or not at all.
+build() {
+	local r=fail t0
+	t0=$(date +%s)
+	"$TOP/scripts/build-kernel.sh" "$1" > "$LOGS/build-$1.log" 2>&1 &&
+		"$TOP/scripts/mkinitramfs.sh" "$1" >> "$LOGS/build-$1.log" 2>&1 && r=ok
+	echo "$r $(($(date +%s) - t0))" > "$jobs/$1.tmp"
+	mv "$jobs/$1.tmp" "$jobs/$1.built"
+}
+
+# The builds, niced so that the guests (which time out) keep their pace:
+# the first flavor alone, then the other flavors one after the other and,
+# beside them, the series checks (whose bisect starts from the first
+# flavor's objects in ccache, and whose relinks leave a core idle).
 (
-	for flavor in $flavors; do
-		t0=$(date +%s)
-		if "$TOP/scripts/build-kernel.sh" "$flavor" > "$LOGS/build-$flavor.log" 2>&1 &&
-		   "$TOP/scripts/mkinitramfs.sh" "$flavor" >> "$LOGS/build-$flavor.log" 2>&1; then
-			r=ok
-		else
-			r=fail
-		fi
-		echo "$r $(($(date +%s) - t0))" > "$jobs/$flavor.tmp"
-		mv "$jobs/$flavor.tmp" "$jobs/$flavor.built"	# seen whole or not at all
-	done
-	if [ "$series" = 1 ]; then
-		job series "$TOP/scripts/check-series.sh"
-	fi
+	renice -n 10 -p "$BASHPID" > /dev/null
+	# shellcheck disable=SC2086
+	set -- $flavors
+	build "$1"
+	shift
+	for flavor; do build "$flavor"; done &
+	[ "$series" = 0 ] || job series "$TOP/scripts/check-series.sh"
+	wait
 	touch "$jobs/builds.done"
 ) &
-
-started= printed=
+started="" printed=""
 flush() {	# print the output of the guests that ended, once
 	local m
 	for m in $started; do
@@ -130,5 +137,7 @@ done
 cat "$jobs"/*.results >> "$RESULTS" 2>/dev/null || true
 cat "$jobs"/*.times >> "$TIMES" 2>/dev/null || true
 timed host check total $(($(date +%s) - start))
+read -r _ u n sy idle _ < /proc/stat
 "$TOP/scripts/times.sh"
+echo "Cores busy: $((100 * (u + n + sy - busy0) / (u + n + sy + idle - all0)))% of $(nproc)"
 summary
