@@ -3,7 +3,8 @@
 # that timed() collected (lib.sh): builds and other host steps with their
 # wall time, then one column per mode with the wall time of its boot, the
 # guest's time to reach init, and every suite and ftracetest case (guest
-# uptime, so the sum of a column is about its boot).
+# uptime, so the sum of a column is about its boot).  Modes in the order of
+# tests/modes; rows boot, init, then cases and suites by name.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -11,20 +12,26 @@ times=${1:-$TIMES}
 [ -s "$times" ] || exit 0
 echo "Where the time went (seconds):"
 awk '$1 == "build" || $1 == "host" { printf "  %-5s %-52s %6.0f\n", $1, $2 " " $3, $4 }' "$times"
-awk '
-	$1 == "build" || $1 == "host" { next }
+awk '$1 != "build" && $1 != "host" {
+	print index("boot init case suite", $1), $0
+}' "$times" | sort -s -k1,1n -k4,4 | cut -d' ' -f2- | awk -v order="$(all_modes)" '
+	BEGIN { n = split(order, o); for (i = 1; i <= n; i++) rank[o[i]] = i }
 	{ sub(/^ftracetest:/, "", $3) }
-	!($2 in col) { col[$2] = ++ncols; mode[ncols] = $2 }
+	!($2 in seen) { seen[$2] = 1; ncols++ }
+	{ t[$1 " " $3, $2] += $4 }
 	!(($1 " " $3) in row) { row[$1 " " $3] = ++nrows; name[nrows] = $1 " " $3 }
-	{ t[row[$1 " " $3], col[$2]] += $4 }
 	END {
+		# Columns: the modes of tests/modes first, in its order.
+		ncols = 0
+		for (i = 1; i <= n; i++) if (o[i] in seen) mode[++ncols] = o[i]
+		for (m in seen) if (!(m in rank)) mode[++ncols] = m
 		printf "  %-44s", ""
 		for (c = 1; c <= ncols; c++) printf " %14.14s", mode[c]
 		printf "\n"
 		for (r = 1; r <= nrows; r++) {
 			printf "  %-44.44s", name[r]
 			for (c = 1; c <= ncols; c++)
-				if ((r, c) in t) printf " %14.1f", t[r, c]; else printf " %14s", "-"
+				if ((name[r], mode[c]) in t) printf " %14.1f", t[name[r], mode[c]]; else printf " %14s", "-"
 			printf "\n"
 		}
-	}' "$times"
+	}'
