@@ -5,8 +5,8 @@
 # without --quick also the series checks of check-series.sh.  Kernel builds
 # run niced in the background, guests start as soon as their kernel is
 # there, GUESTS of them at once (one guest rarely keeps more than one core
-# busy); each job's output is printed when it ends.  Closes with where the time went and "N passed, N failed, N
-# skipped".
+# busy); each job's output is printed when it ends.  Closes with where the
+# time went, how busy the cores were and "N passed, N failed, N skipped".
 # Environment: DEBUG=1 uses the -debug flavors (the default without
 # --quick); SUITES=a,b picks guest suites; ONLY=GLOB narrows ftracetest
 # to matching test cases; SERIES=0|1 leaves out or adds the series checks.

@@ -18,6 +18,13 @@ has_remote_test() {
 	[ -d "$T/remotes/test" ] || [ -n "$(find /lib/modules -name 'remote_test.ko*' 2>/dev/null)" ]
 }
 
+# generic_elsewhere: the mode runs only the hypervisor tests (flag
+# "hyponly" in tests/modes); the generic ones run in another mode.
+generic_elsewhere() {
+	case $TR_EXPECT in *hyponly*) return 0 ;; esac
+	return 1
+}
+
 # uptime_now: the guest's uptime in seconds (centisecond resolution);
 # uptime_since T0: the seconds since uptime T0, for "TR-TIME" lines.
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
