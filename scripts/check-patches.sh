@@ -1,6 +1,7 @@
 #!/bin/bash
 # Host-side checks of patches/: the series applies with git am on the pinned
-# base, and checkpatch --strict reports nothing for every patch but warnings
+# base, each patch stays in the scope of its subject (scope-check.sh), and
+# checkpatch --strict reports nothing for every patch but warnings
 # or checks whose type the commit message names and justifies.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +27,10 @@ for p in $list; do
 		break
 	fi
 done
-[ $applied = 0 ] || result PASS "series: $(wc -w <<<"$list") patches apply with git am on $BASE_VERSION"
+if [ $applied = 1 ]; then
+	result PASS "series: $(wc -w <<<"$list") patches apply with git am on $BASE_VERSION"
+	"$TOP/scripts/scope-check.sh" "$wt" "$BASE_TAG"
+fi
 
 # checkpatch's SPDX check runs Debian's python3 (python3-ply, python3-git).
 for p in $list; do

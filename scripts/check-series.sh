@@ -2,7 +2,7 @@
 # check-series.sh: the slow checks of the series.  Every patch builds on its
 # own for arm64 (bisectable); the C files the series touches get no new W=1
 # or sparse (C=2) warnings against the base; they build with clang (LLVM=1)
-# without warnings.
+# without warnings; the documentation checks of docs-check.sh pass.
 # The bisect walks the series backwards from the tip in the configuration
 # make check builds (BISECT_FLAVOR, default arm64-debug): the tip costs only
 # ccache hits and every other patch what changed since the next one.  The
@@ -123,4 +123,5 @@ else
 	result FAIL "clang: the touched files do not build with LLVM=1 (see $clog)"
 	tail -n 20 "$clog"
 fi
+"$TOP/scripts/docs-check.sh"
 summary

@@ -8,7 +8,7 @@ set -eu
 HOST_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-system-x86
 	ccache sparse clang lld llvm make bc bison flex libssl-dev libelf-dev
 	cpio kmod rsync xz-utils gzip python3 python3-ply python3-git perl git pkg-config
-	libtraceevent-dev libtracefs-dev trace-cmd"
+	libtraceevent-dev libtracefs-dev trace-cmd python3-sphinx python3-sphinx-rtd-theme"
 # The guest's user space; their arm64 dependencies come along.
 GUEST_PKGS="busybox-static bash bc trace-cmd"
 GUEST_SKIP="dpkg tar install-info original-awk gawk base-files"
