@@ -17,7 +17,7 @@ awk '$1 != "build" && $1 != "host" {
 }' "$times" | sort -s -k1,1n -k4,4 | cut -d' ' -f2- | awk -v order="$(all_modes)" '
 	BEGIN { n = split(order, o); for (i = 1; i <= n; i++) rank[o[i]] = i }
 	{ sub(/^ftracetest:/, "", $3) }
-	!($2 in seen) { seen[$2] = 1; ncols++ }
+	{ seen[$2] = 1 }
 	{ t[$1 " " $3, $2] += $4 }
 	!(($1 " " $3) in row) { row[$1 " " $3] = ++nrows; name[nrows] = $1 " " $3 }
 	END {
