@@ -3,7 +3,8 @@
 # (the tree's map_test, tests/guest/src/*.c and tests/guest/src/ARCH/*.c)
 # and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
-# modules, the ftrace selftests of the tree and tests/guest.
+# modules, the ftrace selftests of the tree and tests/guest (init, lib.sh,
+# suites/, mainline/).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -40,7 +41,7 @@ cp -a "$userspace/." "$stage/"
 rm -rf "$stage/usr/share/doc" "$stage/usr/share/man" "$stage/usr/share/info" "$stage/usr/share/locale"
 cp -a "$out/modroot/lib/modules" "$stage/lib/" 2>/dev/null || true
 cp -a "$TOP/tests/guest/init" "$stage/init"
-cp -a "$TOP/tests/guest/lib.sh" "$TOP/tests/guest/suites" "$stage/tests/"
+cp -a "$TOP/tests/guest/lib.sh" "$TOP/tests/guest/suites" "$TOP/tests/guest/mainline" "$stage/tests/"
 cp -a "$bin/." "$stage/tests/bin/"
 cp -a "$st/ftrace" "$stage/tests/ftrace"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |

@@ -29,3 +29,106 @@ generic_elsewhere() {
 # uptime_since T0: the seconds since uptime T0, for "TR-TIME" lines.
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
 uptime_since() { awk -v t0="$1" '{ printf "%.1f\n", $1 - t0 }' /proc/uptime; }
+
+# ftracetest_select SUITE: set RUN to the test cases of the ftracetest tree
+# in the current directory (test.d/remotes/**/*.tc) that run in this mode.
+# Where the mode must have the hypervisor remote (TR_EXPECT has "hyp") its
+# cases run; elsewhere they do not, and remotes/hypervisor may not exist.
+# In a "hyponly" mode only they run.  TR_ONLY (a glob on the path below
+# test.d/) narrows the list.  Result lines are named "SUITE: ...".  Returns
+# 1 when nothing is left to run.
+ftracetest_select() {
+	local suite=$1 cases tc
+	RUN=
+	cases=$(find test.d/remotes -name '*.tc' 2>/dev/null | sort)
+	if [ -z "$cases" ]; then
+		skip "$suite: no test.d/remotes in this tree"
+		return 1
+	fi
+	# Where the mode has no nVHE hypervisor (vhe, x86_64) the hypervisor
+	# cases could only report "unsupported": run them only where it must
+	# be there, and check here that it is not where it cannot work.
+	case $TR_EXPECT in
+	*hyp*) ;;
+	*)
+		cases=$(echo "$cases" | grep -v '^test.d/remotes/hypervisor/')
+		if [ -d "$T/remotes/hypervisor" ]; then
+			fail "$suite: remotes/hypervisor exists in a mode without an nVHE hypervisor"
+		else
+			skip "$suite: remotes/hypervisor/*: no nVHE hypervisor in this mode"
+		fi
+		;;
+	esac
+	if generic_elsewhere; then
+		cases=$(echo "$cases" | grep '^test.d/remotes/hypervisor/')
+	fi
+	for tc in $cases; do
+		# shellcheck disable=SC2254
+		case ${tc#test.d/} in ${TR_ONLY:-*}) RUN="$RUN $tc" ;; esac
+	done
+	[ -n "$RUN" ]
+}
+
+# ftracetest_verdict SUITE CASE RESULT N LOGDIR: one result line for case N,
+# "SUITE:remotes/...", from ftracetest's word for it.  Where the hypervisor
+# remote is expected its cases may not be unsupported; nor may the generic
+# ones because the test remote is missing from a kernel that built it.
+ftracetest_verdict() {
+	local name=$1:${2#test.d/}
+	case $3 in
+	PASS) pass "$name" ;;
+	UNSUPPORTED)
+		case ${2#test.d/},$TR_EXPECT in
+		remotes/hypervisor/*,*hyp*) fail "$name unsupported where the hypervisor remote is expected" ;;
+		remotes/hypervisor/*) skip "$name unsupported" ;;
+		*)
+			if has_remote_test && [ ! -d "$T/remotes/test" ]; then
+				fail "$name unsupported: remote_test is built but remotes/test is missing"
+			else
+				skip "$name unsupported"
+			fi
+			;;
+		esac
+		;;
+	*)
+		fail "$name: $3"
+		cat "$5/$4"-*-log.* 2>/dev/null | tail -n 60
+		;;
+	esac
+}
+
+# ftracetest_run SUITE TAG CASE...: run the ftracetest of the current
+# directory once on the CASEs (one start-up and final reset instead of one
+# per case).  The Nth result line is case N; its time is that of the line,
+# printed as "TR-TIME case TAG<path below test.d/>".
+ftracetest_run() {
+	local suite=$1 tag=$2 logs=/tmp/$1.logs out=/tmp/$1.out t0
+	shift 2
+	t0=$(uptime_now)
+	./ftracetest -l "$logs" "$@" 2>&1 | tee "$out" | {
+		n=0
+		while IFS= read -r line; do
+			case $line in
+			# "[N] description<TAB>[RESULT]"; a case's own output on the
+			# console can come between the two.
+			*"	["[A-Z]*"]")
+				if [ $# = 0 ]; then
+					fail "$suite: a result beyond the $n cases run: $line"
+					continue
+				fi
+				n=$((n + 1))
+				word=${line##*[}
+				echo "TR-TIME case $tag${1#test.d/} $(uptime_since "$t0")"
+				t0=$(uptime_now)
+				ftracetest_verdict "$suite" "$1" "${word%]}" "$n" "$logs"
+				shift
+				;;
+			esac
+		done
+		for tc; do
+			fail "$suite:${tc#test.d/}: no result (ftracetest ended early)"
+		done
+		[ $# = 0 ] || tail -n 30 "$out"
+	}
+	rm -rf "$logs"
+}
