@@ -7,7 +7,7 @@ FLAVOR ?= arm64
 export DEBUG SUITES ONLY
 
 .PHONY: help deps tree export series-check build initramfs run shell \
-	check check-quick check-patches check-series bench clean
+	check check-quick check-mainline check-patches check-series bench clean
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
@@ -15,6 +15,7 @@ help:
 	@echo "make shell         the same machine with a shell"
 	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
 	@echo "make check-quick   one mode (MODE=...), normal kernel; SUITES=, ONLY="
+	@echo "make check-mainline mainline's remotes kselftests, all (slow), one mode"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
 	@echo "make tree          build/linux = base + patches/ (branch series)"
 	@echo "make export        build/linux commits -> patches/"
@@ -47,6 +48,9 @@ check: deps
 
 check-quick: deps
 	$(S)/check.sh --quick $(MODE)
+
+check-mainline: deps
+	SUITES=ftracetest-mainline-all $(S)/check.sh --quick $(MODE)
 
 check-patches: deps
 	$(S)/check-patches.sh
