@@ -43,6 +43,13 @@ for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
 		grep -q '^FAIL' <<<"$fc" || [ $rc = 0 ] ||
 			result FAIL "$mode: format-check: $remote: exit $rc"
 		;;
+	raw-*.tgz)
+		remote=${b#raw-}
+		remote=${remote%.tgz}
+		mkdir -p "$blobs/raw-$remote"
+		tar -C "$blobs/raw-$remote" -xzf "$blobs/$b"
+		"$TOP/scripts/raw-compare.sh" "$mode: raw-record: $remote" "$blobs/raw-$remote"
+		;;
 	esac
 done
 

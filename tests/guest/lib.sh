@@ -132,3 +132,12 @@ ftracetest_run() {
 	}
 	rm -rf "$logs"
 }
+
+# copy_events REMOTE_DIR DEST: copy REMOTE_DIR/events (header_page,
+# header_event, each event's format and id) to DEST/events.  tracefs files
+# report size 0: they are copied by reading them, not with tar or cp.
+copy_events() {
+	(cd "$1" && find events -type d) | while read -r d; do mkdir -p "$2/$d"; done
+	(cd "$1" && find events -type f \( -name format -o -name id -o -name 'header_*' \)) |
+		while read -r f; do cat "$1/$f" > "$2/$f"; done
+}
