@@ -43,6 +43,9 @@ for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
 		grep -q '^FAIL' <<<"$fc" || [ $rc = 0 ] ||
 			result FAIL "$mode: format-check: $remote: exit $rc"
 		;;
+	*.corrupt)
+		result FAIL "$mode: blob ${b%.corrupt} does not decode (see $blobs/${b%.corrupt}.b64)"
+		;;
 	raw-*.tgz)
 		remote=${b#raw-}
 		remote=${remote%.tgz}

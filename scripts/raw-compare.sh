@@ -38,5 +38,5 @@ elif ! diff <(seq 1 "$(cat "$dir/written")") \
 	<(sed -n 's/.*: selftest id=\([0-9]*\)$/\1/p' "$dir/all.txt" | sort -n) > /dev/null; then
 	result FAIL "$name: the selftest ids decoded are not 1..$(cat "$dir/written") once each"
 else
-	result PASS "$name: $(grep -c . "$dir/all.txt") events in $(cat "$dir"/*/cpu*.raw | wc -c) bytes of pages, ids 1..$(cat "$dir/written") once each"
+	result PASS "$name: $(grep -c . "$dir/all.txt") events in $(cat "$dir"/live/cpu*.raw | wc -c) + $(cat "$dir"/drain/cpu*.raw | wc -c) bytes of pages (live + drained), ids 1..$(cat "$dir/written") once each"
 fi

@@ -15,6 +15,9 @@
  *	read() one page at a time until EAGAIN, appending to OUT/cpuN.raw;
  *	a read must return a whole page. SECONDS 0: one pass, a drain.
  *	Then per_cpu/cpuN/stats to OUT/cpuN.stats.
+ *   raw-record splice DIR OUT SECONDS
+ *	the same with splice() into a pipe, as trace-cmd record does, non-
+ *	blocking: whole pages only, the rest left for a later read.
  *   raw-record stop DIR SYSTEM/EVENT...
  *	tracing_on off, the events disabled.
  *
@@ -160,7 +163,32 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void record(const char *out, double secs)
+/* Move whole pages from @fd to @outfd through a pipe; returns the pages */
+static long splice_pages(int fd, int outfd, int cpu, long page_size)
+{
+	static int pipefd[2] = { -1, -1 };
+	long pages = 0;
+	ssize_t r, w;
+
+	if (pipefd[0] < 0 && pipe(pipefd))
+		die("pipe: %s", strerror(errno));
+	while ((r = splice(fd, NULL, pipefd[1], NULL, 16 * page_size,
+			   SPLICE_F_NONBLOCK | SPLICE_F_MOVE)) > 0) {
+		if (r % page_size)
+			die("cpu%d: splice gave %zd bytes, not whole pages", cpu, r);
+		pages += r / page_size;
+		for (; r; r -= w) {
+			w = splice(pipefd[0], NULL, outfd, NULL, r, SPLICE_F_MOVE);
+			if (w <= 0)
+				die("cpu%d: splice out: %s", cpu, strerror(errno));
+		}
+	}
+	if (r < 0 && errno != EAGAIN)
+		die("cpu%d: splice: %s", cpu, strerror(errno));
+	return pages;
+}
+
+static void record(const char *out, double secs, int use_splice)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	struct pollfd pfd[MAX_CPUS];
@@ -179,8 +207,9 @@ static void record(const char *out, double secs)
 			die("open per_cpu/cpu%d/trace_pipe_raw: %s", i, strerror(errno));
 		}
 		snprintf(file, sizeof(file), "%s/cpu%d.raw", out, i);
-		outfd[nr] = open(file, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (outfd[nr] < 0)
+		/* Not O_APPEND: splice() refuses to write to such files */
+		outfd[nr] = open(file, O_WRONLY | O_CREAT, 0644);
+		if (outfd[nr] < 0 || lseek(outfd[nr], 0, SEEK_END) < 0)
 			die("open %s: %s", file, strerror(errno));
 		pfd[nr].fd = fd;
 		pfd[nr].events = POLLIN;
@@ -195,6 +224,10 @@ static void record(const char *out, double secs)
 		for (i = 0; i < nr; i++) {
 			ssize_t r;
 
+			if (use_splice) {
+				pages += splice_pages(pfd[i].fd, outfd[i], cpus[i], page_size);
+				continue;
+			}
 			while ((r = read(pfd[i].fd, page, page_size)) > 0) {
 				if (r != page_size)
 					die("cpu%d: read gave %zd bytes, not a page", cpus[i], r);
@@ -232,15 +265,17 @@ static void record(const char *out, double secs)
 int main(int argc, char **argv)
 {
 	if (argc < 3)
-		die("usage: raw-record setup|read|stop DIR ...");
+		die("usage: raw-record setup|read|splice|stop DIR ...");
 	dir = argv[2];
 	if (!strcmp(argv[1], "setup") && argc >= 4)
 		setup(argv[3], argv + 4, argc - 4);
 	else if (!strcmp(argv[1], "read") && argc == 5)
-		record(argv[3], atof(argv[4]));
+		record(argv[3], atof(argv[4]), 0);
+	else if (!strcmp(argv[1], "splice") && argc == 5)
+		record(argv[3], atof(argv[4]), 1);
 	else if (!strcmp(argv[1], "stop"))
 		stop(argv + 3, argc - 3);
 	else
-		die("usage: raw-record setup|read|stop DIR ...");
+		die("usage: raw-record setup|read|splice|stop DIR ...");
 	return 0;
 }
