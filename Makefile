@@ -38,7 +38,7 @@ build: tree
 	$(S)/mkinitramfs.sh $(FLAVOR)
 
 run: deps build
-	$(S)/qemu.sh $(MODE) $(FLAVOR) run
+	$(S)/run.sh $(MODE) $(FLAVOR)
 
 shell: deps build
 	$(S)/qemu.sh $(MODE) $(FLAVOR) shell

@@ -7,6 +7,9 @@
 #    over its rounds, and their ratio;
 #  - the text read cost per line of remotes/test/trace_pipe and of the
 #    top-level trace_pipe (tests/bin/bench-read), and their ratio;
+#  - the raw read cost per page of remotes/test/per_cpu/cpu0/trace_pipe_raw
+#    and of the top level's, with read() and splice() (tests/bin/bench-raw),
+#    and the throughput ratio;
 #  - on arm64, the cost of a no-op host hypercall and of a guest MMIO exit
 #    round trip with hypervisor tracing off, on with the events disabled,
 #    and on with the events enabled, and their ratios to "off": in wall time
@@ -32,7 +35,7 @@ fi
 # get LOG KEY: the value of "TR-BENCH KEY value" in LOG, or "?"
 get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "" ? "?" : v }' "$1"; }
 
-rows=() hyp=() clocks=
+rows=() raw=() hyp=() clocks=
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
@@ -54,6 +57,9 @@ for run in $runs; do
  $(get "$log" write_median_ring_buffer_ns) | $(get "$log" write_median_ratio) |\
  $(get "$log" read_remote_ns_per_line) vs $(get "$log" read_top_ns_per_line) |\
  $(get "$log" read_ratio) |")
+	raw+=("| $(flavor_arch "$flavor") ($mode) |\
+ $(get "$log" raw_read_remote_ns_per_page) vs $(get "$log" raw_read_top_ns_per_page) | $(get "$log" raw_read_ratio) |\
+ $(get "$log" raw_splice_remote_ns_per_page) vs $(get "$log" raw_splice_top_ns_per_page) | $(get "$log" raw_splice_ratio) |")
 done
 
 echo
@@ -64,6 +70,13 @@ echo
 echo "| arch | simple_ring_buffer ns/event | ring_buffer ns/event | ratio | trace_pipe read ns/line remote vs top-level | ratio |"
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
+echo
+echo "Raw read: ns/page draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test) vs top-level, the same"
+echo "number of events of about the same size; ratio = remote throughput / top-level throughput (goal >= 0.9)."
+echo
+echo "| arch | read() ns/page remote vs top-level | ratio | splice() ns/page remote vs top-level | ratio |"
+echo "|---|---|---|---|---|"
+printf '%s\n' "${raw[@]}"
 echo
 echo "trace_clock_local() alone, ns/call, included in both write costs:${clocks%,}"
 echo

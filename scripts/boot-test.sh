@@ -46,12 +46,17 @@ for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
 	*.corrupt)
 		result FAIL "$mode: blob ${b%.corrupt} does not decode (see $blobs/${b%.corrupt}.b64)"
 		;;
-	raw-*.tgz)
-		remote=${b#raw-}
-		remote=${remote%.tgz}
-		mkdir -p "$blobs/raw-$remote"
-		tar -C "$blobs/raw-$remote" -xzf "$blobs/$b"
-		"$TOP/scripts/raw-compare.sh" "$mode: raw-record: $remote" "$blobs/raw-$remote"
+	raw-*.tgz | tcmd-*.tgz)
+		# raw-REMOTE.tgz from raw-record, tcmd-REMOTE.tgz from trace-cmd
+		d=$blobs/${b%.tgz}
+		remote=${d##*/}
+		remote=${remote#*-}
+		mkdir -p "$d"
+		tar -C "$d" -xzf "$blobs/$b"
+		case $b in
+		raw-*) "$TOP/scripts/raw-compare.sh" "$mode: raw-record: $remote" "$d" ;;
+		*) "$TOP/scripts/tcmd-compare.sh" "$mode: trace-cmd: $remote" "$d" ;;
+		esac
 		;;
 	esac
 done

@@ -18,7 +18,7 @@ quick=0
 debug=${DEBUG:-$((1 - quick))}
 series=${SERIES:-$((1 - quick))}
 guests=${GUESTS:-2}
-suites=${SUITES:-ftracetest,ftracetest-mainline,map-test,events-dump,raw-record,hyp-kvm,hyp-hostile}
+suites=${SUITES:-ftracetest,ftracetest-mainline,map-test,events-dump,raw-record,trace-cmd,hyp-kvm,hyp-hostile}
 modes=${*:-$(all_modes)}
 jobs=$OUT/jobs
 

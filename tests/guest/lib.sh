@@ -141,3 +141,24 @@ copy_events() {
 	(cd "$1" && find events -type f \( -name format -o -name id -o -name 'header_*' \)) |
 		while read -r f; do cat "$1/$f" > "$2/$f"; done
 }
+
+# write_ids FILE FIRST LAST: write the ids FIRST..LAST to FILE, spread over
+# the CPUs (CPU c writes FIRST+c, FIRST+c+ncpus, ...), and wait for them.
+write_ids() {
+	local cpus c
+	cpus=$(nproc)
+	(
+		for c in $(seq 0 $((cpus - 1))); do
+			taskset -c "$c" sh -c "for i in \$(seq $(($2 + c)) $cpus $3); do echo \$i > $1; done" &
+		done
+		wait
+	)
+}
+
+# tracecmd_in DIR ARGS...: run trace-cmd ARGS with the remote DIR as its
+# tracing directory.  libtracefs takes the first tracefs mount in
+# /proc/mounts, so DIR is bind-mounted over /sys/kernel/tracing in a private
+# mount namespace (Documentation/trace/remotes.rst, "trace-cmd").
+tracecmd_in() {
+	unshare -m sh -c 'mount -o bind "$0" /sys/kernel/tracing && exec trace-cmd "$@"' "$@"
+}

@@ -24,7 +24,8 @@
  * fields do not overlap and fixed-size types (u8..u64, s8..s64, int, long,
  * pid_t, ...) have their size and signedness; every REC->field named by
  * the print fmt exists; printing a zeroed record succeeds; fields required
- * with -f exist.
+ * with -f exist; ftrace/placeholder, where a remote has it, has ID 65536
+ * and an empty char data[] only.
  *
  * Build: cc -O2 -Wall $(pkg-config --cflags libtraceevent) -o format-check
  *        format-check.c $(pkg-config --libs libtraceevent)
@@ -438,6 +439,22 @@ static void check_event(struct tep_handle *tep, const char *dir, const char *sys
 	else if (ct->offset != 0 || ct->size != 2 || (ct->flags & TEP_FIELD_IS_SIGNED))
 		problem("common_type at offset %d size %d signed %d, expected 0, 2, 0",
 			ct->offset, ct->size, !!(ct->flags & TEP_FIELD_IS_SIGNED));
+
+	/*
+	 * ftrace/placeholder stands in for the tracing core's events, which a
+	 * remote has none of (Documentation/trace/remotes.rst): an id no
+	 * record can carry, and an empty flexible array as its one field.
+	 */
+	if (!strcmp(sys, "ftrace") && !strcmp(name, "placeholder")) {
+		struct tep_format_field *f = ev->format.fields;
+
+		if (ev->id != 65536 || ev->format.nr_fields != 1 || !f ||
+		    strcmp(f->name, "data") || f->offset != 2 || f->size != 0 ||
+		    !(f->flags & TEP_FIELD_IS_ARRAY))
+			problem("placeholder with ID %d and %d fields, expected 65536 and data[] at 2",
+				ev->id, ev->format.nr_fields);
+		goto out;
+	}
 
 	/* Common fields then event fields, in offset order, without overlap. */
 	for (i = 0; i < 2; i++) {
