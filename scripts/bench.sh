@@ -7,9 +7,9 @@
 #    over its rounds, and their ratio;
 #  - the text read cost per line of remotes/test/trace_pipe and of the
 #    top-level trace_pipe (tests/bin/bench-read), and their ratio;
-#  - the raw read cost per page of remotes/test/per_cpu/cpu0/trace_pipe_raw
-#    and of the top level's, with read() and splice() (tests/bin/bench-raw),
-#    and the throughput ratio;
+#  - the raw read throughput (MB/s of page data) of
+#    remotes/test/per_cpu/cpu0/trace_pipe_raw and of the top level's, with
+#    read() and splice() (tests/bin/bench-raw), and their ratio;
 #  - on arm64, the cost of a no-op host hypercall and of a guest MMIO exit
 #    round trip with hypervisor tracing off, on with the events disabled,
 #    and on with the events enabled, and their ratios to "off": in wall time
@@ -58,8 +58,8 @@ for run in $runs; do
  $(get "$log" read_remote_ns_per_line) vs $(get "$log" read_top_ns_per_line) |\
  $(get "$log" read_ratio) |")
 	raw+=("| $(flavor_arch "$flavor") ($mode) |\
- $(get "$log" raw_read_remote_ns_per_page) vs $(get "$log" raw_read_top_ns_per_page) | $(get "$log" raw_read_ratio) |\
- $(get "$log" raw_splice_remote_ns_per_page) vs $(get "$log" raw_splice_top_ns_per_page) | $(get "$log" raw_splice_ratio) |")
+ $(get "$log" raw_read_remote_mb_s) vs $(get "$log" raw_read_top_mb_s) | $(get "$log" raw_read_ratio) |\
+ $(get "$log" raw_splice_remote_mb_s) vs $(get "$log" raw_splice_top_mb_s) | $(get "$log" raw_splice_ratio) |")
 done
 
 echo
@@ -71,10 +71,11 @@ echo "| arch | simple_ring_buffer ns/event | ring_buffer ns/event | ratio | trac
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "Raw read: ns/page draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test) vs top-level, the same"
-echo "number of events of about the same size; ratio = remote throughput / top-level throughput (goal >= 0.9)."
+echo "Raw read: MB/s of page data draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test, 16-byte events)"
+echo "vs top-level (trace_marker_raw, 32-byte events), the same number of events, median of the repetitions;"
+echo "ratio = remote / top-level (goal >= 0.9)."
 echo
-echo "| arch | read() ns/page remote vs top-level | ratio | splice() ns/page remote vs top-level | ratio |"
+echo "| arch | read() MB/s remote vs top-level | ratio | splice() MB/s remote vs top-level | ratio |"
 echo "|---|---|---|---|---|"
 printf '%s\n' "${raw[@]}"
 echo

@@ -19,7 +19,7 @@ read -r cpus n few < "$dir/written"
 report() {
 	trace-cmd report -t -i "$1" 2> "$1.err" | awk '
 	/DROPPED|LOST/ { print "LOST " $0; next }
-	match($0, /\[[0-9]+\] +[0-9.]+: +[A-Za-z0-9_]+: */) {
+	match($0, /\[[0-9]+\] *[0-9.]+: +[A-Za-z0-9_]+: */) {
 		split(substr($0, RSTART, RLENGTH), a, /[][ :]+/)
 		rest = substr($0, RSTART + RLENGTH)
 		sub(/ +$/, "", rest)
