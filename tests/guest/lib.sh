@@ -18,12 +18,16 @@ has_remote_test() {
 	[ -d "$T/remotes/test" ] || [ -n "$(find /lib/modules -name 'remote_test.ko*' 2>/dev/null)" ]
 }
 
-# generic_elsewhere: the mode runs only the hypervisor tests (flag
-# "hyponly" in tests/modes); the generic ones run in another mode.
-generic_elsewhere() {
-	case $TR_EXPECT in *hyponly*) return 0 ;; esac
+# has_flag FLAG: the mode has FLAG in tests/modes (TR_EXPECT, the flags
+# comma separated): "hyp" is not "hyponly".
+has_flag() {
+	case ",$TR_EXPECT," in *,"$1",*) return 0 ;; esac
 	return 1
 }
+
+# generic_elsewhere: the mode runs only the hypervisor tests (flag
+# "hyponly" in tests/modes); the generic ones run in another mode.
+generic_elsewhere() { has_flag hyponly; }
 
 # uptime_now: the guest's uptime in seconds (centisecond resolution);
 # uptime_since T0: the seconds since uptime T0, for "TR-TIME" lines.
@@ -48,17 +52,14 @@ ftracetest_select() {
 	# Where the mode has no nVHE hypervisor (vhe, x86_64) the hypervisor
 	# cases could only report "unsupported": run them only where it must
 	# be there, and check here that it is not where it cannot work.
-	case $TR_EXPECT in
-	*hyp*) ;;
-	*)
+	if ! has_flag hyp; then
 		cases=$(echo "$cases" | grep -v '^test.d/remotes/hypervisor/')
 		if [ -d "$T/remotes/hypervisor" ]; then
 			fail "$suite: remotes/hypervisor exists in a mode without an nVHE hypervisor"
 		else
 			skip "$suite: remotes/hypervisor/*: no nVHE hypervisor in this mode"
 		fi
-		;;
-	esac
+	fi
 	if generic_elsewhere; then
 		cases=$(echo "$cases" | grep '^test.d/remotes/hypervisor/')
 	fi
@@ -78,8 +79,8 @@ ftracetest_verdict() {
 	case $3 in
 	PASS) pass "$name" ;;
 	UNSUPPORTED)
-		case ${2#test.d/},$TR_EXPECT in
-		remotes/hypervisor/*,*hyp*) fail "$name unsupported where the hypervisor remote is expected" ;;
+		case ${2#test.d/},$(has_flag hyp && echo hyp) in
+		remotes/hypervisor/*,hyp) fail "$name unsupported where the hypervisor remote is expected" ;;
 		remotes/hypervisor/*) skip "$name unsupported" ;;
 		*)
 			if has_remote_test && [ ! -d "$T/remotes/test" ]; then
