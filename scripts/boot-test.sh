@@ -24,6 +24,11 @@ done
 grep -q '^TR-RESULT FAIL' "$log" && say "guest log: $log"
 
 # Blobs the guest printed: events/ copies go through format-check.
+# The hypervisor's events must have the fields Perfetto reads (its
+# hypervisor.proto and hyp.proto, HostFfaCallFtraceEvent for host_ffa_call).
+perfetto_fields="hypervisor/host_hcall=id,invalid hypervisor/host_smc=id,forwarded
+hypervisor/host_mem_abort=esr,addr
+hypervisor/host_ffa_call=func_id,res_a1,res_a2,res_a3,res_a4,handled,err"
 blobs=$LOGS/$mode-$flavor.blobs
 rm -rf "$blobs"
 for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
@@ -33,7 +38,11 @@ for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
 		remote=${remote%.tgz}
 		mkdir -p "$blobs/$remote"
 		tar -C "$blobs/$remote" -xzf "$blobs/$b"
-		fc=$("$(host_tool format-check)" "$blobs/$remote/events" 2>&1) && rc=0 || rc=$?
+		req=()
+		if [ "$remote" = hypervisor ]; then
+			for f in $perfetto_fields; do req+=(-f "$f"); done
+		fi
+		fc=$("$(host_tool format-check)" "${req[@]}" "$blobs/$remote/events" 2>&1) && rc=0 || rc=$?
 		while read -r r what; do
 			case $r in
 			PASS|FAIL|SKIP) result "$r" "$mode: format-check: $remote: $what" ;;

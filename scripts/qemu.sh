@@ -15,6 +15,13 @@ machine=($(mode_field "$mode" 3))
 expect=$(mode_field "$mode" 6)
 append="$(mode_field "$mode" 4) tr.suites=$suites${ONLY:+ tr.only=$ONLY}${expect:+ tr.expect=$expect}"
 append="$append panic=-1 oops=panic"
+# Flag "boottrace": hypervisor tracing from boot on, every event but
+# selftest, 1 MiB per CPU (checked by remotes/hypervisor/boot.tc).
+case ",$expect," in
+*,boottrace,*)
+	append="$append kvm-arm.hyp_trace_buffer_kb=1024 kvm-arm.hyp_trace_events=hyp_enter,hyp_exit,host_hcall,host_smc,host_mem_abort,host_ffa_call,mem_share,mem_unshare,mem_donate"
+	;;
+esac
 timeout=${QEMU_TIMEOUT:-1800}	# guests share the cores with builds
 [ "$suites" = shell ] && timeout=0
 stdin=/dev/null

@@ -35,7 +35,8 @@ uptime_now() { cut -d' ' -f1 /proc/uptime; }
 uptime_since() { awk -v t0="$1" '{ printf "%.1f\n", $1 - t0 }' /proc/uptime; }
 
 # ftracetest_select SUITE: set RUN to the test cases of the ftracetest tree
-# in the current directory (test.d/remotes/**/*.tc) that run in this mode.
+# in the current directory (test.d/remotes/**/*.tc) that run in this mode,
+# remotes/hypervisor/boot.tc first.
 # Where the mode must have the hypervisor remote (TR_EXPECT has "hyp") its
 # cases run; elsewhere they do not, and remotes/hypervisor may not exist.
 # In a "hyponly" mode only they run.  TR_ONLY (a glob on the path below
@@ -44,7 +45,10 @@ uptime_since() { awk -v t0="$1" '{ printf "%.1f\n", $1 - t0 }' /proc/uptime; }
 ftracetest_select() {
 	local suite=$1 cases tc
 	RUN=
-	cases=$(find test.d/remotes -name '*.tc' 2>/dev/null | sort)
+	# remotes/hypervisor/boot.tc reads what was traced since boot, which
+	# every other case of the remote throws away: it comes first.
+	cases=$(find test.d/remotes -name '*.tc' 2>/dev/null |
+		awk '{ print ($0 ~ /\/hypervisor\/boot\.tc$/ ? 0 : 1), $0 }' | sort | cut -d' ' -f2)
 	if [ -z "$cases" ]; then
 		skip "$suite: no test.d/remotes in this tree"
 		return 1
