@@ -70,7 +70,13 @@ for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
 	esac
 done
 
-if grep -qx 'TR-DONE' "$log"; then
+# The suite hyp-panic ends the boot with a hypervisor panic on purpose,
+# after this line: what follows is checked by panic-check.sh only.
+panicked=$(grep -m1 -n '^TR-PANIC-EXPECT ' "$log" | cut -d: -f1 || true)
+if [ -n "$panicked" ]; then
+	"$TOP/scripts/panic-check.sh" "$mode: hyp-panic" "$log"
+	result PASS "$mode: boot: guest ran every suite, the last up to its hypervisor panic"
+elif grep -qx 'TR-DONE' "$log"; then
 	result PASS "$mode: boot: guest ran every suite and powered off"
 else
 	result FAIL "$mode: boot: guest did not finish (see $log)"
@@ -88,7 +94,9 @@ fi
 
 splat='WARNING:|BUG:|kernel BUG|Oops|Kernel panic|Unable to handle|Internal error|UBSAN:|INFO: |DEBUG_LOCKS_WARN_ON|hyp panic at|HYP panic|Call trace:|Call Trace:'
 # Within a blob only the kernel's lines: base64 spells "Oops" now and then.
-if awk '/^TR-BLOB-BEGIN/ { b = 1 }
+# Up to hyp-panic's announcement, if any: the panic is checked above.
+if awk -v end="${panicked:-0}" 'end && NR >= end { exit }
+	/^TR-BLOB-BEGIN/ { b = 1 }
 	(!b || /^\[ *[0-9]+\.[0-9]+\]/) && !/Kernel command line:/
 	/^TR-BLOB-END/ { b = 0 }' "$log" |
 	grep -E "$splat" > "$log.splat"; then
