@@ -21,8 +21,10 @@
  * Checks on each format: libtraceevent parses it without error or warning;
  * the event name matches its directory and the ID line its id file;
  * common_type is the first common field (offset 0, size 2, unsigned);
- * fields do not overlap and fixed-size types (u8..u64, s8..s64, int, long,
- * pid_t, ...) have their size and signedness; every REC->field named by
+ * fields have a size, but for an array of variable length ("u64 args[]",
+ * size 0) as the last field; they do not overlap and fixed-size types
+ * (u8..u64, s8..s64, int, long, pid_t, ...) have their size and
+ * signedness; every REC->field named by
  * the print fmt exists; printing a zeroed record succeeds; fields required
  * with -f exist; ftrace/placeholder, where a remote has it, has ID 65536
  * and an empty char data[] only.
@@ -461,7 +463,11 @@ static void check_event(struct tep_handle *tep, const char *dir, const char *sys
 		struct tep_format_field *f = i ? ev->format.fields : ev->format.common_fields;
 
 		for (; f; f = f->next) {
-			if (f->size <= 0 || f->offset < 0)
+			/* The last event field may be an array of variable length */
+			bool tail = i && !f->next && (f->flags & TEP_FIELD_IS_ARRAY) &&
+				    !f->arraylen;
+
+			if (f->size < 0 || (!f->size && !tail) || f->offset < 0)
 				problem("field %s: offset %d size %d", f->name, f->offset, f->size);
 			else if (f->offset < prev_end)
 				problem("field %s at offset %d overlaps the previous field (ends at %d)",
