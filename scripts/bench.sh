@@ -14,7 +14,8 @@
 #    round trip with hypervisor tracing off, on with the events disabled,
 #    and on with the events enabled, and their ratios to "off": in wall time
 #    (protected) and in instructions (protected-icount, where the guest's
-#    nanoseconds count instructions).
+#    nanoseconds count instructions), and from the no-op hypercall the
+#    cost of one event written at EL2.
 # Every guest runs under TCG: only ratios within one boot mean something.
 # NOBUILD=1 skips the builds.  Logs: $OUT/logs/bench-<mode>-<flavor>.log.
 set -eu
@@ -35,7 +36,7 @@ fi
 # get LOG KEY: the value of "TR-BENCH KEY value" in LOG, or "?"
 get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "" ? "?" : v }' "$1"; }
 
-rows=() raw=() hyp=() clocks=
+rows=() raw=() hyp=() clocks= events=
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
@@ -52,6 +53,8 @@ for run in $runs; do
 			hyp+=("| $mode | ${what#*:} | $(get "$log" "${k}_off_ns") | $(get "$log" "${k}_idle_ns") |\
  $(get "$log" "${k}_on_ns") | $(get "$log" "${k}_idle_ratio") | $(get "$log" "${k}_on_ratio") |")
 	done
+	[ "$(get "$log" hyp_event_ns)" = "?" ] ||
+		events+=" $mode $(get "$log" hyp_event_ns),"
 	clocks+=" $(flavor_arch "$flavor") ($mode) $(get "$log" write_median_clock_ns),"
 	rows+=("| $(flavor_arch "$flavor") ($mode) | $(get "$log" write_median_simple_ns) |\
  $(get "$log" write_median_ring_buffer_ns) | $(get "$log" write_median_ratio) |\
@@ -89,3 +92,6 @@ echo
 echo "| mode | round trip | tracing off | on, events disabled | on, events enabled | ratio disabled/off | ratio enabled/off |"
 echo "|---|---|---|---|---|---|---|"
 printf '%s\n' "${hyp[@]}"
+echo
+echo "One event written at EL2 ((enabled - disabled) / 3 of the no-op hypercall; instructions in"
+echo "protected-icount):${events%,}"
