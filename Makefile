@@ -3,6 +3,10 @@ SHELL := /bin/bash
 S := scripts
 
 MODE ?= protected
+# check-quick and check-mainline without MODE=: both boots of the protected
+# machine, the hypervisor suites (protected) and the generic ones
+# (protected-generic), side by side.
+QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),protected protected-generic)
 FLAVOR ?= arm64
 export DEBUG SUITES ONLY
 
@@ -14,8 +18,8 @@ help:
 	@echo "make run           boot pKVM (MODE=$(MODE)) and stream hypervisor events"
 	@echo "make shell         the same machine with a shell"
 	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
-	@echo "make check-quick   one mode (MODE=...), normal kernel; SUITES=, ONLY="
-	@echo "make check-mainline mainline's remotes kselftests, all (slow), one mode"
+	@echo "make check-quick   protected + protected-generic (or MODE=...), normal kernel; SUITES=, ONLY="
+	@echo "make check-mainline mainline's remotes kselftests, all (slow), as check-quick"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
 	@echo "make tree          build/linux = base + patches/ (branch series)"
 	@echo "make export        build/linux commits -> patches/"
@@ -47,10 +51,10 @@ check: deps
 	$(S)/check.sh
 
 check-quick: deps
-	$(S)/check.sh --quick $(MODE)
+	$(S)/check.sh --quick $(QUICK_MODES)
 
 check-mainline: deps
-	SUITES=ftracetest-mainline-all $(S)/check.sh --quick $(MODE)
+	SUITES=ftracetest-mainline-all $(S)/check.sh --quick $(QUICK_MODES)
 
 check-patches: deps
 	$(S)/check-patches.sh

@@ -21,11 +21,14 @@ image=Image	# the bisect builds what a boot needs, and installs nothing
 
 checkout() { git -C "$wt" checkout -q -f --detach "$1" && git -C "$wt" clean -q -f -d; }
 build_at() {	# build_at REV NAME: check REV out in the worktree and build it
-	local t0 rc=0
+	local t0 c0 rc=0
 	t0=$(date +%s)
+	cpu_ticks
+	c0=$CPU_TICKS
 	checkout "$1" && KTARGETS="$image modules" \
 		"$TOP/scripts/build-kernel.sh" "$flavor" "$wt" "$bout" > "$BUILD/bisect/build.log" 2>&1 || rc=1
-	timed build series "$2" $(($(date +%s) - t0))
+	cpu_ticks
+	timed build series "$2" $(($(date +%s) - t0)) $(((CPU_TICKS - c0) / CLK_TCK))
 	return $rc
 }
 # warnings_at: W=1 and sparse warnings of the touched files built in the

@@ -46,8 +46,11 @@ busy0=$((u + n + sy)) all0=$((u + n + sy + idle))
 if [ $quick = 0 ]; then
 	(
 		t0=$(date +%s)
+		cpu_ticks
+		c0=$CPU_TICKS
 		job patches "$TOP/scripts/check-patches.sh"
-		timed host series check-patches $(($(date +%s) - t0))
+		cpu_ticks
+		timed host series check-patches $(($(date +%s) - t0)) $(((CPU_TICKS - c0) / CLK_TCK))
 	) &
 fi
 
@@ -59,13 +62,17 @@ for mode in $modes; do
 done
 
 # build FLAVOR: build a kernel flavor and its initramfs; its stamp,
-# "ok|fail SECONDS", is written then renamed: seen whole or not at all.
+# "ok|fail SECONDS CPU-SECONDS", is written then renamed: seen whole or
+# not at all.
 build() {
-	local r=fail t0
+	local r=fail t0 c0
 	t0=$(date +%s)
+	cpu_ticks
+	c0=$CPU_TICKS
 	"$TOP/scripts/build-kernel.sh" "$1" > "$LOGS/build-$1.log" 2>&1 &&
 		"$TOP/scripts/mkinitramfs.sh" "$1" >> "$LOGS/build-$1.log" 2>&1 && r=ok
-	echo "$r $(($(date +%s) - t0))" > "$jobs/$1.tmp"
+	cpu_ticks
+	echo "$r $(($(date +%s) - t0)) $(((CPU_TICKS - c0) / CLK_TCK))" > "$jobs/$1.tmp"
 	mv "$jobs/$1.tmp" "$jobs/$1.built"
 }
 
@@ -104,12 +111,12 @@ for mode in $modes; do
 	flavor=$(mode_field "$mode" 2)
 	[ "$debug" = 1 ] && flavor=$flavor-debug
 	until [ -e "$jobs/$flavor.built" ]; do flush; sleep 2; done
-	read -r r secs < "$jobs/$flavor.built"
+	read -r r secs cpu < "$jobs/$flavor.built"
 	case " $built " in
 	*" $flavor "*) ;;
 	*)
 		built="$built $flavor"
-		timed build "$flavor" kernel "$secs"
+		timed build "$flavor" kernel "$secs" "$cpu"
 		if [ "$r" = ok ]; then
 			result PASS "build: $flavor ($secs s)"
 		else
@@ -140,5 +147,6 @@ cat "$jobs"/*.times >> "$TIMES" 2>/dev/null || true
 timed host check total $(($(date +%s) - start))
 read -r _ u n sy idle _ < /proc/stat
 "$TOP/scripts/times.sh"
-echo "Cores busy: $((100 * (u + n + sy - busy0) / (u + n + sy + idle - all0)))% of $(nproc)"
+echo "Cores busy: $((100 * (u + n + sy - busy0) / (u + n + sy + idle - all0)))% of $(nproc)," \
+	"$(((u + n + sy - busy0) / CLK_TCK)) CPU-seconds"
 summary

@@ -82,11 +82,21 @@ result() {
 	printf '%-4s %s\n' "$r" "$*"
 	echo "$r" >> "$RESULTS"
 }
-# Where the time goes: timed KIND WHERE NAME SECONDS adds a line to TIMES,
-# which scripts/times.sh turns into the breakdown.  KIND is build, boot,
-# suite or case; WHERE is a flavor or a mode.
+# Where the time goes: timed KIND WHERE NAME SECONDS [CPU] adds a line to
+# TIMES, which scripts/times.sh turns into the breakdown.  KIND is build,
+# boot, suite or case; WHERE is a flavor or a mode; CPU the CPU seconds
+# (user and system, every process) of a build step or a boot.
 TIMES=${TIMES:-$OUT/times}
-timed() { printf '%s %s %s %s\n' "$@" >> "$TIMES"; }
+timed() { echo "$*" >> "$TIMES"; }
+# cpu_ticks: CPU_TICKS = the CPU time, in clock ticks, of the children this
+# shell has waited for (and theirs); the difference over a step, divided by
+# CLK_TCK, is the step's CPU seconds.  Not in a $(...): that is another shell.
+cpu_ticks() {
+	local f
+	read -r -a f < "/proc/$BASHPID/stat"
+	CPU_TICKS=$((f[15] + f[16]))
+}
+CLK_TCK=$(getconf CLK_TCK)
 summary() {
 	local p f s
 	p=$(grep -cx PASS "$RESULTS" || true)
