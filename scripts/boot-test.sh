@@ -9,13 +9,11 @@ set -eu
 mode=$1 flavor=$2 suites=$3
 log=$LOGS/$mode-$flavor.log
 mkdir -p "$LOGS"
-start=$(date +%s)
-cpu_ticks
-c0=$CPU_TICKS
+step_start
 boot_log "$mode" "$flavor" "$suites" "$log"
-cpu_ticks
-timed boot "$mode" wall $(($(date +%s) - start))
-timed boot "$mode" cpu $(((CPU_TICKS - c0) / CLK_TCK))
+step_end
+timed boot "$mode" wall "$STEP_WALL"
+timed boot "$mode" cpu "$STEP_CPU"
 # The guest's own timing lines: "TR-TIME KIND NAME SECONDS".
 sed -n 's/^TR-TIME \([a-z]*\) \([^ ]*\) \([0-9.]*\)$/\1 \2 \3/p' "$log" |
 	while read -r kind name secs; do timed "$kind" "$mode" "$name" "$secs"; done

@@ -21,14 +21,12 @@ image=Image	# the bisect builds what a boot needs, and installs nothing
 
 checkout() { git -C "$wt" checkout -q -f --detach "$1" && git -C "$wt" clean -q -f -d; }
 build_at() {	# build_at REV NAME: check REV out in the worktree and build it
-	local t0 c0 rc=0
-	t0=$(date +%s)
-	cpu_ticks
-	c0=$CPU_TICKS
+	local rc=0
+	step_start
 	checkout "$1" && KTARGETS="$image modules" \
 		"$TOP/scripts/build-kernel.sh" "$flavor" "$wt" "$bout" > "$BUILD/bisect/build.log" 2>&1 || rc=1
-	cpu_ticks
-	timed build series "$2" $(($(date +%s) - t0)) $(((CPU_TICKS - c0) / CLK_TCK))
+	step_end
+	timed build series "$2" "$STEP_WALL" "$STEP_CPU"
 	return $rc
 }
 # warnings_at: W=1 and sparse warnings of the touched files built in the
@@ -75,9 +73,10 @@ else
 		fi
 		newer=$c
 		if [ "$n" = "$tip" ] && [ -n "$files" ]; then
-			t0=$(date +%s)
+			step_start
 			warnings_at > "$BUILD/bisect/warnings.tip"
-			timed build series w1-sparse-tip $(($(date +%s) - t0))
+			step_end
+			timed build series w1-sparse-tip "$STEP_WALL" "$STEP_CPU"
 		fi
 		n=$((n - 1))
 	done
@@ -86,10 +85,11 @@ fi
 if [ -z "$files" ]; then
 	result SKIP "W=1, sparse: the series touches no C file yet"
 else
-	t0=$(date +%s)
+	step_start
 	checkout "$BASE_TAG"
 	warnings_at > "$BUILD/bisect/warnings.base"
-	timed build series w1-sparse-base $(($(date +%s) - t0))
+	step_end
+	timed build series w1-sparse-base "$STEP_WALL" "$STEP_CPU"
 	new=$(comm -13 "$BUILD/bisect/warnings.base" "$BUILD/bisect/warnings.tip")
 	if [ -z "$new" ]; then
 		result PASS "W=1, sparse: no new warning in $(wc -w <<<"$files") touched C files"
@@ -110,9 +110,10 @@ targets=$(for f in $files; do
 done | sort -u | tr '\n' ' ')
 clog=$LOGS/build-arm64-clang.log
 mkdir -p "$LOGS"
-t0=$(date +%s)
+step_start
 LLVM=1 KTARGETS="$targets" "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1 && rc=0 || rc=$?
-timed build series clang $(($(date +%s) - t0))
+step_end
+timed build series clang "$STEP_WALL" "$STEP_CPU"
 if [ -z "$files" ]; then
 	result SKIP "clang: the series touches no C file yet"
 elif [ "$rc" = 0 ]; then

@@ -45,12 +45,10 @@ busy0=$((u + n + sy)) all0=$((u + n + sy + idle))
 # The host-side checks of the patches run beside the first build.
 if [ $quick = 0 ]; then
 	(
-		t0=$(date +%s)
-		cpu_ticks
-		c0=$CPU_TICKS
+		step_start
 		job patches "$TOP/scripts/check-patches.sh"
-		cpu_ticks
-		timed host series check-patches $(($(date +%s) - t0)) $(((CPU_TICKS - c0) / CLK_TCK))
+		step_end
+		timed host series check-patches "$STEP_WALL" "$STEP_CPU"
 	) &
 fi
 
@@ -65,14 +63,12 @@ done
 # "ok|fail SECONDS CPU-SECONDS", is written then renamed: seen whole or
 # not at all.
 build() {
-	local r=fail t0 c0
-	t0=$(date +%s)
-	cpu_ticks
-	c0=$CPU_TICKS
+	local r=fail
+	step_start
 	"$TOP/scripts/build-kernel.sh" "$1" > "$LOGS/build-$1.log" 2>&1 &&
 		"$TOP/scripts/mkinitramfs.sh" "$1" >> "$LOGS/build-$1.log" 2>&1 && r=ok
-	cpu_ticks
-	echo "$r $(($(date +%s) - t0)) $(((CPU_TICKS - c0) / CLK_TCK))" > "$jobs/$1.tmp"
+	step_end
+	echo "$r $STEP_WALL $STEP_CPU" > "$jobs/$1.tmp"
 	mv "$jobs/$1.tmp" "$jobs/$1.built"
 }
 

@@ -28,7 +28,7 @@ else
 	echo "$warn" | head -n 20
 fi
 
-t0=$(date +%s)
+step_start
 log=$LOGS/htmldocs.log
 mkdir -p "$LOGS"
 if make O="$OUT/docs" SPHINXDIRS=trace htmldocs > "$log" 2>&1; then
@@ -43,4 +43,5 @@ else
 	result FAIL "htmldocs: Documentation/trace does not build (see $log)"
 	tail -n 20 "$log"
 fi
-timed build series htmldocs $(($(date +%s) - t0))
+step_end
+timed build series htmldocs "$STEP_WALL" "$STEP_CPU"

@@ -88,10 +88,20 @@ result() {
 # (user and system, every process) of a build step or a boot.
 TIMES=${TIMES:-$OUT/times}
 timed() { echo "$*" >> "$TIMES"; }
-# cpu_ticks: CPU_TICKS = the CPU time, in clock ticks, of the children this
-# shell has waited for (and theirs); the difference over a step, divided by
-# CLK_TCK, is the step's CPU seconds.  Not in a $(...): that is another shell.
-cpu_ticks() {
+# step_start ... step_end: STEP_WALL and STEP_CPU = the seconds of wall
+# time and of CPU time (user and system of every process this shell waited
+# for, and theirs) in between.  Both in the same shell, not in a $(...).
+step_start() {
+	STEP_T0=$(date +%s)
+	cpu_ticks
+	STEP_C0=$CPU_TICKS
+}
+step_end() {
+	cpu_ticks
+	STEP_WALL=$(($(date +%s) - STEP_T0))
+	STEP_CPU=$(((CPU_TICKS - STEP_C0) / CLK_TCK))
+}
+cpu_ticks() {	# CPU_TICKS: children's user + system time, in clock ticks
 	local f
 	read -r -a f < "/proc/$BASHPID/stat"
 	CPU_TICKS=$((f[15] + f[16]))
