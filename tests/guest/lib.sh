@@ -43,9 +43,9 @@ uptime_since() { awk -v t0="$1" '{ printf "%.1f\n", $1 - t0 }' /proc/uptime; }
 # remotes/hypervisor/boot.tc first.
 # Where the mode must have the hypervisor remote (TR_EXPECT has "hyp") its
 # cases run; elsewhere they do not, and remotes/hypervisor may not exist.
-# In a "hyponly" mode only they run, in a "generic" one only the others.  TR_ONLY (a glob on the path below
-# test.d/) narrows the list.  Result lines are named "SUITE: ...".  Returns
-# 1 when nothing is left to run.
+# In a "hyponly" mode only they run, in a "generic" one only the others.
+# TR_ONLY (a glob on the path below test.d/) narrows the list.  Result
+# lines are named "SUITE: ...".  Returns 1 when nothing is left to run.
 ftracetest_select() {
 	local suite=$1 cases tc
 	RUN=
