@@ -155,13 +155,14 @@ copy_events() {
 }
 
 # write_ids FILE FIRST LAST: write the ids FIRST..LAST to FILE, spread over
-# the CPUs (CPU c writes FIRST+c, FIRST+c+ncpus, ...), and wait for them.
+# the CPUs (CPU c writes FIRST+c, FIRST+c+ncpus, ...), one write() per id
+# through one open file per CPU, and wait for them.
 write_ids() {
 	local cpus c
 	cpus=$(nproc)
 	(
 		for c in $(seq 0 $((cpus - 1))); do
-			taskset -c "$c" sh -c "for i in \$(seq $(($2 + c)) $cpus $3); do echo \$i > $1; done" &
+			taskset -c "$c" sh -c "exec 3> $1; for i in \$(seq $(($2 + c)) $cpus $3); do echo \$i >&3; done" &
 		done
 		wait
 	)
