@@ -3,10 +3,9 @@ SHELL := /bin/bash
 S := scripts
 
 MODE ?= protected
-# check-quick and check-mainline without MODE=: both boots of the protected
-# machine, the hypervisor suites (protected) and the generic ones
-# (protected-generic), side by side.
-QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),protected protected-generic)
+# check-quick and check-mainline without MODE=: the hypervisor suites
+# (protected) and the generic ones (vhe), side by side.
+QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),protected vhe)
 FLAVOR ?= arm64
 export DEBUG SUITES ONLY
 
@@ -18,7 +17,7 @@ help:
 	@echo "make run           boot pKVM (MODE=$(MODE)) and stream hypervisor events"
 	@echo "make shell         the same machine with a shell"
 	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
-	@echo "make check-quick   protected + protected-generic (or MODE=...), normal kernel; SUITES=, ONLY="
+	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
 	@echo "make check-mainline mainline's remotes kselftests, all (slow), as check-quick"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
 	@echo "make tree          build/linux = base + patches/ (branch series)"

@@ -29,10 +29,6 @@ has_flag() {
 # "hyponly" in tests/modes); the generic ones run in another mode.
 generic_elsewhere() { has_flag hyponly; }
 
-# hyp_elsewhere: the mode runs only the generic tests (flag "generic" in
-# tests/modes); the hypervisor ones run on another line of the same machine.
-hyp_elsewhere() { has_flag generic; }
-
 # uptime_now: the guest's uptime in seconds (centisecond resolution);
 # uptime_since T0: the seconds since uptime T0, for "TR-TIME" lines.
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
@@ -43,7 +39,7 @@ uptime_since() { awk -v t0="$1" '{ printf "%.1f\n", $1 - t0 }' /proc/uptime; }
 # remotes/hypervisor/boot.tc first.
 # Where the mode must have the hypervisor remote (TR_EXPECT has "hyp") its
 # cases run; elsewhere they do not, and remotes/hypervisor may not exist.
-# In a "hyponly" mode only they run, in a "generic" one only the others.
+# In a "hyponly" mode only they run.
 # TR_ONLY (a glob on the path below test.d/) narrows the list.  Result
 # lines are named "SUITE: ...".  Returns 1 when nothing is left to run.
 ftracetest_select() {
@@ -60,10 +56,7 @@ ftracetest_select() {
 	# Where the mode has no nVHE hypervisor (vhe, x86_64) the hypervisor
 	# cases could only report "unsupported": run them only where it must
 	# be there, and check here that it is not where it cannot work.
-	if hyp_elsewhere; then
-		cases=$(echo "$cases" | grep -v '^test.d/remotes/hypervisor/')
-		skip "$suite: remotes/hypervisor/*: run on another line of this machine"
-	elif ! has_flag hyp; then
+	if ! has_flag hyp; then
 		cases=$(echo "$cases" | grep -v '^test.d/remotes/hypervisor/')
 		if [ -d "$T/remotes/hypervisor" ]; then
 			fail "$suite: remotes/hypervisor exists in a mode without an nVHE hypervisor"
