@@ -73,22 +73,16 @@ build() {
 }
 
 # The builds, niced so that the guests (which time out) keep their pace:
-# the first flavor, then the series checks (whose bisect starts from the
-# first flavor's objects in ccache).  The other flavors build from the
-# start at the lowest priority, one after the other: they take what the
-# rest leaves idle (the first build's and the bisect's links, the guests'
-# waits), so the series checks, one step after another, do not end alone.
+# the first flavor alone, then the other flavors one after the other and,
+# beside them, the series checks (whose bisect starts from the first
+# flavor's objects in ccache, and whose relinks leave a core idle).
 (
 	renice -n 10 -p "$BASHPID" > /dev/null
 	# shellcheck disable=SC2086
 	set -- $flavors
-	first=$1
+	build "$1"
 	shift
-	(
-		renice -n 19 -p "$BASHPID" > /dev/null
-		for flavor; do build "$flavor"; done
-	) &
-	build "$first"
+	for flavor; do build "$flavor"; done &
 	[ "$series" = 0 ] || job series "$TOP/scripts/check-series.sh"
 	wait
 	touch "$jobs/builds.done"
