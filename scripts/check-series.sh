@@ -50,82 +50,100 @@ warnings_at() {
 }
 
 files=$(git -C "$TREE" diff --name-only "$BASE_TAG"..series -- '*.c')
-if [ -z "$commits" ]; then
-	result SKIP "bisect: the series has no patch yet"
-else
-	n=$(wc -w <<<"$commits")
-	tip=$n
-	newer='' newer_ok=0
-	for c in $commits; do
-		subject=$(git -C "$TREE" log -1 --format=%s "$c")
-		# Patch n + 1 changed nothing the kernel build reads: the
-		# kernel here is the one that built at n + 1.
-		if [ "$newer_ok" = 1 ] && ! git -C "$TREE" diff --name-only "$c" "$newer" |
-			grep -q -v -e '^Documentation/' -e '^tools/testing/' -e '^MAINTAINERS$'; then
-			result PASS "bisect: arm64 builds at patch $n: $subject (same kernel sources as patch $((n + 1)))"
-		elif build_at "$c" "bisect-$n"; then
-			result PASS "bisect: arm64 builds at patch $n: $subject"
-			newer_ok=1
-		else
-			result FAIL "bisect: arm64 does not build at patch $n: $subject"
-			tail -n 20 "$BUILD/bisect/build.log"
-			newer_ok=0
-		fi
-		newer=$c
-		if [ "$n" = "$tip" ] && [ -n "$files" ]; then
-			step_start
-			warnings_at > "$BUILD/bisect/warnings.tip"
-			step_end
-			timed build series w1-sparse-tip "$STEP_WALL" "$STEP_CPU"
-		fi
-		n=$((n - 1))
-	done
-fi
 
-if [ -z "$files" ]; then
-	result SKIP "W=1, sparse: the series touches no C file yet"
-else
+# clang_check: the objects of the touched files and, if the hypervisor's
+# are among them, its object kvm_nvhe.o (every EL2 file, linked and
+# checked) build with LLVM=1 without warnings; a whole clang kernel costs
+# as much as the rest of the series checks.
+clang_check() {
+	local targets clog=$LOGS/build-arm64-clang.log rc
+	targets=$(for f in $files; do
+		case $f in
+		arch/arm64/kvm/hyp/nvhe/*) echo arch/arm64/kvm/hyp/nvhe/kvm_nvhe.o ;;
+		*) echo "${f%.c}.o" ;;
+		esac
+	done | sort -u | tr '\n' ' ')
+	mkdir -p "$LOGS"
 	step_start
-	checkout "$BASE_TAG"
-	warnings_at > "$BUILD/bisect/warnings.base"
+	LLVM=1 KTARGETS="$targets" "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1 && rc=0 || rc=$?
 	step_end
-	timed build series w1-sparse-base "$STEP_WALL" "$STEP_CPU"
-	new=$(comm -13 "$BUILD/bisect/warnings.base" "$BUILD/bisect/warnings.tip")
-	if [ -z "$new" ]; then
-		result PASS "W=1, sparse: no new warning in $(wc -w <<<"$files") touched C files"
+	timed build series clang "$STEP_WALL" "$STEP_CPU"
+	if [ -z "$files" ]; then
+		result SKIP "clang: the series touches no C file yet"
+	elif [ "$rc" = 0 ]; then
+		if grep -F "$files" "$clog" | grep -q warning; then
+			result FAIL "clang: warnings in touched files (see $clog)"
+			grep -A3 warning "$clog" | head -n 40
+		else
+			result PASS "clang: $(wc -w <<<"$targets") objects of the touched files build with LLVM=1, no warning"
+		fi
 	else
-		result FAIL "W=1, sparse: new warnings"
-		echo "$new" | head -n 40
+		result FAIL "clang: the touched files do not build with LLVM=1 (see $clog)"
+		tail -n 20 "$clog"
 	fi
-fi
+}
+# bisect_check: the bisect, then the base's warnings against the tip's.
+bisect_check() {
+	if [ -z "$commits" ]; then
+		result SKIP "bisect: the series has no patch yet"
+	else
+		n=$(wc -w <<<"$commits")
+		tip=$n
+		newer='' newer_ok=0
+		for c in $commits; do
+			subject=$(git -C "$TREE" log -1 --format=%s "$c")
+			# Patch n + 1 changed nothing the kernel build reads: the
+			# kernel here is the one that built at n + 1.
+			if [ "$newer_ok" = 1 ] && ! git -C "$TREE" diff --name-only "$c" "$newer" |
+				grep -q -v -e '^Documentation/' -e '^tools/testing/' -e '^MAINTAINERS$'; then
+				result PASS "bisect: arm64 builds at patch $n: $subject (same kernel sources as patch $((n + 1)))"
+			elif build_at "$c" "bisect-$n"; then
+				result PASS "bisect: arm64 builds at patch $n: $subject"
+				newer_ok=1
+			else
+				result FAIL "bisect: arm64 does not build at patch $n: $subject"
+				tail -n 20 "$BUILD/bisect/build.log"
+				newer_ok=0
+			fi
+			newer=$c
+			if [ "$n" = "$tip" ] && [ -n "$files" ]; then
+				step_start
+				warnings_at > "$BUILD/bisect/warnings.tip"
+				step_end
+				timed build series w1-sparse-tip "$STEP_WALL" "$STEP_CPU"
+			fi
+			n=$((n - 1))
+		done
+	fi
 
-# clang: the objects of the touched files and, if the hypervisor's are
-# among them, its object kvm_nvhe.o (every EL2 file, linked and checked);
-# a whole clang kernel costs as much as the rest of the series checks.
-targets=$(for f in $files; do
-	case $f in
-	arch/arm64/kvm/hyp/nvhe/*) echo arch/arm64/kvm/hyp/nvhe/kvm_nvhe.o ;;
-	*) echo "${f%.c}.o" ;;
-	esac
-done | sort -u | tr '\n' ' ')
-clog=$LOGS/build-arm64-clang.log
-mkdir -p "$LOGS"
-step_start
-LLVM=1 KTARGETS="$targets" "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1 && rc=0 || rc=$?
-step_end
-timed build series clang "$STEP_WALL" "$STEP_CPU"
-if [ -z "$files" ]; then
-	result SKIP "clang: the series touches no C file yet"
-elif [ "$rc" = 0 ]; then
-	if grep -F "$files" "$clog" | grep -q warning; then
-		result FAIL "clang: warnings in touched files (see $clog)"
-		grep -A3 warning "$clog" | head -n 40
+	if [ -z "$files" ]; then
+		result SKIP "W=1, sparse: the series touches no C file yet"
 	else
-		result PASS "clang: $(wc -w <<<"$targets") objects of the touched files build with LLVM=1, no warning"
+		step_start
+		checkout "$BASE_TAG"
+		warnings_at > "$BUILD/bisect/warnings.base"
+		step_end
+		timed build series w1-sparse-base "$STEP_WALL" "$STEP_CPU"
+		new=$(comm -13 "$BUILD/bisect/warnings.base" "$BUILD/bisect/warnings.tip")
+		if [ -z "$new" ]; then
+			result PASS "W=1, sparse: no new warning in $(wc -w <<<"$files") touched C files"
+		else
+			result FAIL "W=1, sparse: new warnings"
+			echo "$new" | head -n 40
+		fi
 	fi
-else
-	result FAIL "clang: the touched files do not build with LLVM=1 (see $clog)"
-	tail -n 20 "$clog"
-fi
-"$TOP/scripts/docs-check.sh"
+}
+
+# clang and the documentation need neither the worktree nor its objects:
+# they run beside the bisect, whose relinks leave a core idle.  Each runs in
+# a subshell of its own, so that a step's CPU time counts its own processes.
+mkdir -p "$BUILD/bisect"
+{ clang_check; "$TOP/scripts/docs-check.sh"; } > "$BUILD/bisect/side.out" 2>&1 &
+side=$!
+bisect_check &
+rc=0
+wait $! || rc=1
+wait $side || rc=1
+cat "$BUILD/bisect/side.out"
 summary
+exit $rc
