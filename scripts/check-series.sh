@@ -135,10 +135,15 @@ bisect_check() {
 }
 
 # clang and the documentation need neither the worktree nor its objects:
-# they run beside the bisect, whose relinks leave a core idle.  Each runs in
-# a subshell of its own, so that a step's CPU time counts its own processes.
+# they run beside the bisect, 9 nice levels below it, in what its relinks
+# leave idle.  Each runs in a subshell of its own, so that a step's CPU
+# time counts its own processes.
 mkdir -p "$BUILD/bisect"
-{ clang_check; "$TOP/scripts/docs-check.sh"; } > "$BUILD/bisect/side.out" 2>&1 &
+{
+	renice -n $(($(nice) + 9)) -p "$BASHPID" > /dev/null
+	clang_check
+	"$TOP/scripts/docs-check.sh"
+} > "$BUILD/bisect/side.out" 2>&1 &
 side=$!
 bisect_check &
 rc=0

@@ -75,14 +75,18 @@ build() {
 # The builds, niced so that the guests (which time out) keep their pace:
 # the first flavor alone, then the other flavors one after the other and,
 # beside them, the series checks (whose bisect starts from the first
-# flavor's objects in ccache, and whose relinks leave a core idle).
+# flavor's objects in ccache).  The bisect is the longest chain: the other
+# flavors yield to it (nice 15), their guests still end before it.
 (
 	renice -n 10 -p "$BASHPID" > /dev/null
 	# shellcheck disable=SC2086
 	set -- $flavors
 	build "$1"
 	shift
-	for flavor; do build "$flavor"; done &
+	(
+		renice -n 15 -p "$BASHPID" > /dev/null
+		for flavor; do build "$flavor"; done
+	) &
 	[ "$series" = 0 ] || job series "$TOP/scripts/check-series.sh"
 	wait
 	touch "$jobs/builds.done"
