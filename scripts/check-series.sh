@@ -7,6 +7,7 @@
 # make check builds (BISECT_FLAVOR, default arm64-debug): the tip costs only
 # ccache hits and every other patch what changed since the next one.  The
 # base is not built whole, only the touched files for their warnings.
+# clang and the documentation checks run beside the bisect, niced below it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 

@@ -76,7 +76,7 @@ build() {
 # the first flavor alone, then the other flavors one after the other and,
 # beside them, the series checks (whose bisect starts from the first
 # flavor's objects in ccache).  The bisect is the longest chain: the other
-# flavors yield to it (nice 15), their guests still end before it.
+# flavors yield to it (nice 15); in a cold run both chains ended together.
 (
 	renice -n 10 -p "$BASHPID" > /dev/null
 	# shellcheck disable=SC2086
