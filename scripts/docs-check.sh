@@ -9,10 +9,14 @@ set -eu
 cd "$TREE"
 touched=$(git diff --name-only "$BASE_TAG"..series)
 added=$(git diff --name-only --diff-filter=A "$BASE_TAG"..series -- '*.c' '*.h')
+# The series adds each of its exports to a C file it touches: only those
+# are searched (a "git grep" of the whole tree took 4-6 CPU-seconds).
+touched_c=$(grep '\.c$' <<<"$touched" || true)
 
 bad=""
 for sym in $(git diff "$BASE_TAG"..series | sed -n 's/^+EXPORT_SYMBOL[_A-Z]*(\(.*\));/\1/p'); do
-	file=$(git grep -l "^EXPORT_SYMBOL[_A-Z]*($sym);" -- '*.c')
+	# shellcheck disable=SC2086
+	file=$(git grep -l "^EXPORT_SYMBOL[_A-Z]*($sym);" -- $touched_c)
 	if ! scripts/kernel-doc -rst -function "$sym" "$file" 2>/dev/null | grep -q '^\.\. c:function::'; then
 		bad="$bad $sym(no kernel-doc)"
 	elif scripts/kernel-doc -none -Wall "$file" 2>&1 | grep -q "'$sym'"; then
