@@ -21,7 +21,7 @@ if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1;
 	git -C "$TREE" config core.abbrev 12
 	# No automatic "git gc": after the 90k loose objects of the base, the
 	# first "git am" started one in the background that repacked them for
-	# 114 CPU-seconds beside the first kernel build.
+	# 117 CPU-seconds beside the first kernel build.
 	git -C "$TREE" config gc.auto 0
 	# Uncompressed: 21 CPU-seconds instead of 35 for the 90k files, alone
 	# on one core before anything else can start; 1.6 GB in .git.
