@@ -78,8 +78,9 @@ build() {
 # starts from the first flavor's objects in ccache).  With the other
 # flavors at nice 15, a cold run ended with the x86_64 guest alone on one
 # core for 220 s; at the same level its kernel is there while the bisect
-# still has work for the other core.  Not higher: at nice 5 the guests
-# took 12% more CPU for the same work (warm runs of 2026-11-26).
+# still has work for the other core.  Not higher: in a warm run at nice 5
+# the guests took 12% more CPU for the same work, and the run was slower
+# (identical warm runs of 2026-11-26 differed by up to 7%).
 (
 	renice -n 10 -p "$BASHPID" > /dev/null
 	# shellcheck disable=SC2086

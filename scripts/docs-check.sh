@@ -10,7 +10,8 @@ cd "$TREE"
 touched=$(git diff --name-only "$BASE_TAG"..series)
 added=$(git diff --name-only --diff-filter=A "$BASE_TAG"..series -- '*.c' '*.h')
 # The series adds each of its exports to a C file it touches: only those
-# are searched (a "git grep" of the whole tree took 4-6 CPU-seconds).
+# are searched (a "git grep" of the whole tree took 4-6 CPU-seconds per
+# export).
 touched_c=$(grep '\.c$' <<<"$touched" || true)
 
 bad=""
