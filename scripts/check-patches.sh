@@ -7,7 +7,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 "$TOP/scripts/tree.sh"
-list=$(grep -v '^\s*\(#\|$\)' "$PATCHES/series" || true)
+list=$(series_patches)
 if [ -z "$list" ]; then
 	result SKIP "series: patches/series lists no patch yet"
 	exit 0
@@ -15,21 +15,12 @@ fi
 
 wt=$BUILD/am-check
 [ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
-git -C "$wt" am --abort >/dev/null 2>&1 || true
-git -C "$wt" checkout -q -f --detach "$BASE_TAG"
-git -C "$wt" clean -q -f -d
-applied=1
-for p in $list; do
-	if ! git -C "$wt" am -q "$PATCHES/$p" >/dev/null 2>&1; then
-		git -C "$wt" am --abort
-		result FAIL "series: $p does not apply with git am on $BASE_VERSION"
-		applied=0
-		break
-	fi
-done
-if [ $applied = 1 ]; then
+if out=$(apply_series "$wt" 2>&1); then
 	result PASS "series: $(wc -w <<<"$list") patches apply with git am on $BASE_VERSION"
 	"$TOP/scripts/scope-check.sh" "$wt" "$BASE_TAG"
+else
+	result FAIL "series: does not apply with git am on $BASE_VERSION:" \
+		"$(grep -m1 '^Patch failed at' <<<"$out" || echo "$out" | tail -n 1)"
 fi
 
 # checkpatch's SPDX check runs Debian's python3 (python3-ply, python3-git).

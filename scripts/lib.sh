@@ -10,6 +10,23 @@ TREE=${TREE:-$BUILD/linux}
 OUT=${OUT:-$BUILD/out}
 LOGS=$OUT/logs
 PATCHES=$TOP/patches
+# series_patches: the patch files patches/series lists, in order.
+series_patches() { grep -v '^\s*\(#\|$\)' "$PATCHES/series" || true; }
+# apply_series REPO [-B BRANCH]: check the base out in REPO (detached, or
+# on BRANCH) and apply the series to it.  One git am for all the patches
+# (4.3 s, one per patch took 10 s); where one does not apply, git am says
+# which, and the repository is left at the base.
+apply_series() {
+	local repo=$1
+	shift
+	git -C "$repo" am --abort > /dev/null 2>&1 || true
+	git -C "$repo" checkout -q -f "${@:---detach}" "$BASE_TAG"
+	git -C "$repo" clean -q -f -d
+	[ -n "$(series_patches)" ] || return 0
+	# shellcheck disable=SC2046
+	git -C "$repo" am -q --keep-cr $(series_patches | sed "s|^|$PATCHES/|") ||
+		{ git -C "$repo" am --abort; return 1; }
+}
 CONFIGS=$TOP/configs
 
 # The base kernel: Debian's linux-source-6.12 at the version we test.

@@ -11,7 +11,7 @@ $dirty"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ "$(git -C "$TREE" rev-list --count "$BASE_TAG"..HEAD)" = 0 ]; then
-	[ -z "$(grep -v '^\s*\(#\|$\)' "$PATCHES/series")" ] && exit 0
+	[ -z "$(series_patches)" ] && exit 0
 	die "$TREE has no commits on $BASE_TAG but patches/series lists patches ('make tree')"
 fi
 "$TOP/scripts/export.sh" "$tmp/p" 2>/dev/null

