@@ -22,6 +22,10 @@ cat $frags > "$out/fragment.config"
 if [ ! -f "$out/.config" ] || ! cmp -s "$out/fragment.config" "$out/.fragment.used" ||
    [ -n "$(find "$src" -name 'Kconfig*' -newer "$out/.config" -print -quit)" ]; then
 	kmake "$src" "$out" "$flavor" KCONFIG_ALLCONFIG="$out/fragment.config" allnoconfig
+	# Kconfig leaves an unchanged .config alone: without the touch, every
+	# later build would reconfigure again (the bisect, after a patch
+	# whose Kconfig change does not change the configuration).
+	touch "$out/.config"
 	cp "$out/fragment.config" "$out/.fragment.used"
 	"$TOP/scripts/config-check.sh" "$src" "$out"
 fi
