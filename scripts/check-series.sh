@@ -30,10 +30,11 @@ build_at() {	# build_at REV NAME: check REV out in the worktree and build it
 	timed build series "$2" "$STEP_WALL" "$STEP_CPU"
 	return $rc
 }
-# warnings_at: W=1 and sparse warnings of the touched files built in the
-# current checkout, without line numbers so that moved code compares equal.
-# The hypervisor's files build as FILE.nvhe.o in arch/arm64/kvm/hyp/nvhe.
-# A file counts as built in this configuration if the tip built its object.
+# warnings_at NAME: W=1 and sparse warnings of the touched files built in
+# the current checkout, without line numbers so that moved code compares
+# equal, into warnings.NAME; the objects checked into objects.NAME.  The
+# hypervisor's files build as FILE.nvhe.o in arch/arm64/kvm/hyp/nvhe.  A
+# file counts as built in this configuration if the tip built its object.
 warnings_at() {
 	local objs="" srcs="" f o
 	for f in $files; do
@@ -42,12 +43,15 @@ warnings_at() {
 		case $f in arch/arm64/kvm/hyp/nvhe/*) o=${f%.c}.nvhe.o ;; esac
 		[ -f "$bout/$o" ] && objs="$objs $o" srcs="$srcs $wt/$f"
 	done
+	echo "$objs" > "$BUILD/bisect/objects.$1"
+	: > "$BUILD/bisect/warnings.$1"
 	[ -n "$objs" ] || return 0
 	# shellcheck disable=SC2086
 	touch -c $srcs
 	# shellcheck disable=SC2086
 	kmake "$wt" "$bout" "$flavor" W=1 C=2 $objs 2>&1 |
-		grep -E 'warning|error' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/' | sort -u
+		grep -E 'warning|error' | sed -E 's/:[0-9]+(:[0-9]+)?:/:/' |
+		sort -u > "$BUILD/bisect/warnings.$1"
 }
 
 files=$(git -C "$TREE" diff --name-only "$BASE_TAG"..series -- '*.c')
@@ -109,7 +113,7 @@ bisect_check() {
 			newer=$c
 			if [ "$n" = "$tip" ] && [ -n "$files" ]; then
 				step_start
-				warnings_at > "$BUILD/bisect/warnings.tip"
+				warnings_at tip
 				step_end
 				timed build series w1-sparse-tip "$STEP_WALL" "$STEP_CPU"
 			fi
@@ -122,12 +126,15 @@ bisect_check() {
 	else
 		step_start
 		checkout "$BASE_TAG"
-		warnings_at > "$BUILD/bisect/warnings.base"
+		warnings_at base
 		step_end
 		timed build series w1-sparse-base "$STEP_WALL" "$STEP_CPU"
 		new=$(comm -13 "$BUILD/bisect/warnings.base" "$BUILD/bisect/warnings.tip")
-		if [ -z "$new" ]; then
-			result PASS "W=1, sparse: no new warning in $(wc -w <<<"$files") touched C files"
+		built=$(wc -w < "$BUILD/bisect/objects.tip")
+		if [ "$built" = 0 ]; then
+			result FAIL "W=1, sparse: the tip built none of the $(wc -w <<<"$files") touched C files"
+		elif [ -z "$new" ]; then
+			result PASS "W=1, sparse: no new warning in the $built of $(wc -w <<<"$files") touched C files the tip builds"
 		else
 			result FAIL "W=1, sparse: new warnings"
 			echo "$new" | head -n 40
