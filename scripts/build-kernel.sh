@@ -3,7 +3,8 @@
 # fragments) and build one kernel flavor out of tree with ccache, then
 # install its modules into OUT/modroot.  Further arguments go to make.  Flavors: arm64, arm64-debug,
 # x86_64, x86_64-debug.  LLVM=1 builds with clang; KTARGETS="dir/ ..." builds
-# only those make targets (and installs nothing).
+# only those make targets (and installs nothing).  A whole build of a
+# tree without uncommitted changes leaves OUT/built-from: the commit.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +14,7 @@ out=${3:-$OUT/$flavor}
 shift $(($# < 3 ? $# : 3))
 arch=$(flavor_arch "$flavor")
 mkdir -p "$out"
+rm -f "$out/built-from"
 
 frags="$CONFIGS/base.config $CONFIGS/$arch.config"
 case $flavor in *-debug) frags="$frags $CONFIGS/debug.config" ;; esac
@@ -44,3 +46,4 @@ rm -rf "$out/modroot"
 kmake "$src" "$out" "$flavor" INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
 	DEPMOD=/sbin/depmod modules_install >/dev/null
 ln -sf "arch/$arch/boot/$image" "$out/boot-image"
+[ -n "$(git -C "$src" status --porcelain 2>&1)" ] || git -C "$src" rev-parse HEAD > "$out/built-from"
