@@ -4,8 +4,9 @@
 # or sparse (C=2) warnings against the base; they build with clang (LLVM=1)
 # without warnings; the documentation checks of docs-check.sh pass.
 # The bisect walks the series backwards from the tip in the configuration
-# make check builds (BISECT_FLAVOR, default arm64-debug): the tip costs only
-# ccache hits and every other patch what changed since the next one.  The
+# make check builds (BISECT_FLAVOR, default arm64-debug): the tip costs
+# nothing once make check has built it (seed), else ccache hits, and every
+# other patch what changed since the next one.  The
 # base is not built whole, only the touched files for their warnings.
 # clang and the documentation checks run beside the bisect, niced below it.
 set -eu
