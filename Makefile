@@ -6,7 +6,9 @@ MODE ?= protected
 # check-quick and check-mainline without MODE=: the hypervisor suites
 # (protected) and the generic ones (vhe), side by side.
 QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),protected vhe)
-FLAVOR ?= arm64
+# make run, shell and build: the production kernel, as a user builds it
+# (tracing on, no test or benchmark option; see configs/).
+FLAVOR ?= arm64-prod
 export DEBUG SUITES ONLY
 
 .PHONY: help deps tree export series-check build initramfs run shell \

@@ -85,6 +85,9 @@ else
 	tail -n 30 "$log"
 fi
 
+# A production kernel: no test code in what was booted
+! mode_has "$mode" prod || "$TOP/scripts/production-check.sh" "$mode: production" "$OUT/$flavor"
+
 want=$(mode_field "$mode" 5)
 if [ -n "$want" ]; then
 	if grep -qF "$want" "$log"; then

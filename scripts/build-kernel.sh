@@ -1,8 +1,9 @@
 #!/bin/bash
 # build-kernel.sh FLAVOR [SRC OUT [MAKE ARGS]]: configure (allnoconfig + configs/
 # fragments) and build one kernel flavor out of tree with ccache, then
-# install its modules into OUT/modroot.  Further arguments go to make.  Flavors: arm64, arm64-debug,
-# x86_64, x86_64-debug.  LLVM=1 builds with clang; KTARGETS="dir/ ..." builds
+# install its modules into OUT/modroot.  Further arguments go to make.
+# Flavors: arm64, arm64-debug, x86_64, x86_64-debug (with configs/test.config
+# and ARCH-test.config) and arm64-prod (production: without them).  LLVM=1 builds with clang; KTARGETS="dir/ ..." builds
 # only those make targets (and installs nothing).  A whole build of a
 # tree without uncommitted changes leaves OUT/built-from: the commit.
 set -eu
@@ -17,6 +18,13 @@ mkdir -p "$out"
 rm -f "$out/built-from"
 
 frags="$CONFIGS/base.config $CONFIGS/$arch.config"
+case $flavor in
+*-prod) ;;	# production: no test or benchmark option
+*)
+	frags="$frags $CONFIGS/test.config"
+	[ ! -e "$CONFIGS/$arch-test.config" ] || frags="$frags $CONFIGS/$arch-test.config"
+	;;
+esac
 case $flavor in *-debug) frags="$frags $CONFIGS/debug.config" ;; esac
 cat $frags > "$out/fragment.config"
 

@@ -57,8 +57,7 @@ fi
 
 flavors=
 for mode in $modes; do
-	flavor=$(mode_field "$mode" 2)
-	[ "$debug" = 1 ] && flavor=$flavor-debug
+	flavor=$(mode_flavor "$mode" "$debug")
 	case " $flavors " in *" $flavor "*) ;; *) flavors="$flavors $flavor" ;; esac
 done
 
@@ -112,8 +111,7 @@ running() {	# the number of guests still running
 }
 built=
 for mode in $modes; do
-	flavor=$(mode_field "$mode" 2)
-	[ "$debug" = 1 ] && flavor=$flavor-debug
+	flavor=$(mode_flavor "$mode" "$debug")
 	until [ -e "$jobs/$flavor.built" ]; do flush; sleep 2; done
 	read -r r secs cpu < "$jobs/$flavor.built"
 	case " $built " in
@@ -134,8 +132,12 @@ for mode in $modes; do
 		continue
 	fi
 	while [ "$(running)" -ge "$guests" ]; do flush; sleep 2; done
+	# A production kernel has none of the test options the other suites
+	# need: there the suite "production" runs alone.
+	msuites=$suites
+	! mode_has "$mode" prod || msuites=production
 	(
-		ONLY=${ONLY:-} job "$mode" "$TOP/scripts/boot-test.sh" "$mode" "$flavor" "$suites"
+		ONLY=${ONLY:-} job "$mode" "$TOP/scripts/boot-test.sh" "$mode" "$flavor" "$msuites"
 		touch "$jobs/$mode.done"
 	) &
 	started="$started $mode"

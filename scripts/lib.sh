@@ -86,6 +86,27 @@ mode_field() {
 	awk -F'|' -v n="$2" '{ f = $n; sub(/^ +/, "", f); sub(/ +$/, "", f); print f }' <<<"$line"
 }
 
+# mode_has MODE FLAG: MODE has FLAG among its flags in tests/modes.
+mode_has() {
+	case ",$(mode_field "$1" 6 | tr -d ' ')," in *,"$2",*) return 0 ;; esac
+	return 1
+}
+
+# mode_flavor MODE DEBUG: the kernel flavor that boots MODE: its arch,
+# with "-prod" where the mode is flagged "prod", else "-debug" if DEBUG
+# is 1.
+mode_flavor() {
+	local flavor
+	flavor=$(mode_field "$1" 2)
+	if mode_has "$1" prod; then
+		echo "$flavor-prod"
+	elif [ "$2" = 1 ]; then
+		echo "$flavor-debug"
+	else
+		echo "$flavor"
+	fi
+}
+
 # all_modes: every mode name in tests/modes but those flagged "bench".
 all_modes() {
 	grep -v '^#' "$TOP/tests/modes" |

@@ -1,6 +1,7 @@
 #!/bin/bash
 # mkinitramfs.sh FLAVOR: build the guest programs for FLAVOR's architecture
-# (the tree's map_test, tests/guest/src/*.c and tests/guest/src/ARCH/*.c)
+# (the tree's map_test and remote_fileops, tests/guest/src/*.c and
+# tests/guest/src/ARCH/*.c)
 # and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
 # modules, the ftrace selftests of the tree and tests/guest (init, lib.sh,
@@ -28,6 +29,8 @@ build_prog() {	# build_prog NAME SOURCE...
 		mv "$bin/$name.tmp" "$bin/$name"
 }
 build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
+# ftracetest's helper, where its Makefile would put it
+build_prog remote_fileops -Werror "$st/ftrace/remote_fileops.c"
 for src in "$TOP"/tests/guest/src/*.c "$TOP/tests/guest/src/$arch"/*.c; do
 	[ -e "$src" ] || continue
 	name=${src##*/}
@@ -44,6 +47,7 @@ cp -a "$TOP/tests/guest/init" "$stage/init"
 cp -a "$TOP/tests/guest/lib.sh" "$TOP/tests/guest/suites" "$TOP/tests/guest/mainline" "$stage/tests/"
 cp -a "$bin/." "$stage/tests/bin/"
 cp -a "$st/ftrace" "$stage/tests/ftrace"
+mv "$stage/tests/bin/remote_fileops" "$stage/tests/ftrace/"
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 > "$out/initramfs.cpio.gz.tmp"
 mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"
