@@ -20,7 +20,7 @@ help:
 	@echo "make shell         the same machine with a shell"
 	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
-	@echo "make check-mainline mainline's remotes kselftests, all (slow), as check-quick"
+	@echo "make check-mainline DIR=...  mainline's remotes kselftests from DIR, as check-quick"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
 	@echo "make tree          build/linux = base + patches/ (branch series)"
 	@echo "make export        build/linux commits -> patches/"
@@ -55,7 +55,8 @@ check-quick: deps
 	$(S)/check.sh --quick $(QUICK_MODES)
 
 check-mainline: deps
-	SUITES=ftracetest-mainline-all $(S)/check.sh --quick $(QUICK_MODES)
+	MAINLINE=$$($(S)/mainline-dir.sh "$(DIR)") SUITES=ftracetest-mainline \
+		$(S)/check.sh --quick $(QUICK_MODES)
 
 check-patches: deps
 	$(S)/check-patches.sh

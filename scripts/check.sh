@@ -19,7 +19,7 @@ debug=${DEBUG:-$((1 - quick))}
 series=${SERIES:-$((1 - quick))}
 guests=${GUESTS:-2}
 # hyp-panic ends the boot with a hypervisor panic: it comes last.
-suites=${SUITES:-ftracetest,ftracetest-mainline,map-test,events-dump,raw-record,trace-cmd,hyp-kvm,hyp-hostile,hyp-panic}
+suites=${SUITES:-ftracetest,map-test,events-dump,raw-record,trace-cmd,hyp-kvm,hyp-hostile,hyp-panic}
 modes=${*:-$(all_modes)}
 jobs=$OUT/jobs
 

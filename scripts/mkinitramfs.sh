@@ -5,7 +5,7 @@
 # and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
 # modules, the ftrace selftests of the tree and tests/guest (init, lib.sh,
-# suites/, mainline/).
+# suites/, and $MAINLINE's test.d/remotes if set).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -44,7 +44,12 @@ cp -a "$userspace/." "$stage/"
 rm -rf "$stage/usr/share/doc" "$stage/usr/share/man" "$stage/usr/share/info" "$stage/usr/share/locale"
 cp -a "$out/modroot/lib/modules" "$stage/lib/" 2>/dev/null || true
 cp -a "$TOP/tests/guest/init" "$stage/init"
-cp -a "$TOP/tests/guest/lib.sh" "$TOP/tests/guest/suites" "$TOP/tests/guest/mainline" "$stage/tests/"
+cp -a "$TOP/tests/guest/lib.sh" "$TOP/tests/guest/suites" "$stage/tests/"
+# MAINLINE: mainline's ftrace selftests (make check-mainline DIR=...)
+if [ -n "${MAINLINE:-}" ]; then
+	mkdir -p "$stage/tests/mainline/test.d"
+	cp -a "$MAINLINE/test.d/remotes" "$stage/tests/mainline/test.d/"
+fi
 cp -a "$bin/." "$stage/tests/bin/"
 cp -a "$st/ftrace" "$stage/tests/ftrace"
 mv "$stage/tests/bin/remote_fileops" "$stage/tests/ftrace/"
