@@ -82,7 +82,7 @@ build() {
 # core for 220 s; at the same level its kernel is there while the bisect
 # still has work for the other core.  Not higher: in a warm run at nice 5
 # the guests took 12% more CPU for the same work, and the run was slower
-# (identical warm runs of 2026-11-26 differed by up to 7%).
+# (more than the spread of identical warm runs).
 (
 	renice -n 10 -p "$BASHPID" > /dev/null
 	# shellcheck disable=SC2086

@@ -22,8 +22,9 @@ case ",$expect," in
 	append="$append kvm-arm.hyp_trace_buffer_kb=1024 kvm-arm.hyp_trace_events=hyp_enter,hyp_exit,host_hcall,host_smc,host_mem_abort,host_ffa_call,mem_share,mem_unshare,mem_donate"
 	;;
 esac
-# Guests share the cores with builds: protected took 1490-1580 s in
-# make check on 2026-11-25, so a hang is caught well before CI's limit.
+# Guests share the cores with builds: the longest guest of make check
+# (protected) takes well under this, and a hang is caught well before
+# CI's limit.
 timeout=${QEMU_TIMEOUT:-2700}
 [ "$suites" = shell ] && timeout=0
 stdin=/dev/null

@@ -15,7 +15,7 @@ if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1;
 	rm -rf "$TREE"
 	mkdir -p "$TREE"
 	# Debian's tarball is xz in 62 blocks: two threads unpack it in half
-	# the time (5.5 s instead of 10.8 s, 2026-11-26).
+	# the time.
 	tar -x -I "xz -T2" -f "$BASE_TARBALL" -C "$TREE" --strip-components=1
 	git -C "$TREE" init -q -b series
 	git -C "$TREE" config user.name "Trace Remotes"
