@@ -15,7 +15,10 @@
 #    and on with the events enabled, and their ratios to "off": in wall time
 #    (protected) and in instructions (protected-icount, where the guest's
 #    nanoseconds count instructions), and from the no-op hypercall the
-#    cost of one event written at EL2.
+#    cost of one event written at EL2;
+#  - on arm64, the longest call of each tracing hypercall while buffers of
+#    1 MiB and 64 MiB per CPU are loaded, written, reset, read and unloaded
+#    (instructions in protected-icount: the goal is 200 000 at most).
 # Every guest runs under TCG: only ratios within one boot mean something.
 # NOBUILD=1 skips the builds.  Logs: $OUT/logs/bench-<mode>-<flavor>.log.
 set -eu
@@ -36,7 +39,7 @@ fi
 # get LOG KEY: the value of "TR-BENCH KEY value" in LOG, or "?"
 get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "" ? "?" : v }' "$1"; }
 
-rows=() raw=() hyp=() clocks= events=
+rows=() raw=() hyp=() hcalls=() clocks= events=
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
@@ -53,6 +56,27 @@ for run in $runs; do
 			hyp+=("| $mode | ${what#*:} | $(get "$log" "${k}_off_ns") | $(get "$log" "${k}_idle_ns") |\
  $(get "$log" "${k}_on_ns") | $(get "$log" "${k}_idle_ratio") | $(get "$log" "${k}_on_ratio") |")
 	done
+	# TR-BENCH hcall_NAME_KB_calls N, hcall_NAME_KB_longest_ns L: a row per
+	# hypercall, "calls / longest" per size, in the order of the log
+	mapfile -t -O ${#hcalls[@]} hcalls < <(awk -v mode="$mode" '
+		$1 == "TR-BENCH" && $2 ~ /^hcall_.*_[0-9]+_(calls|longest_ns)$/ {
+			k = $2; sub(/^hcall_/, "", k)
+			what = k ~ /_calls$/ ? "calls" : "longest"
+			sub(/_(calls|longest_ns)$/, "", k)
+			kb = k; sub(/.*_/, "", kb); name = k; sub(/_[0-9]+$/, "", name)
+			if (!(name in seen)) { seen[name] = 1; names[++n] = name }
+			if (!(kb in kbseen)) { kbseen[kb] = 1; kbs[++m] = kb }
+			v[name, kb, what] = $3
+		}
+		END {
+			for (i = 1; i <= n; i++) {
+				row = "| " mode " | " names[i] " |"
+				for (j = 1; j <= m; j++)
+					row = row " " kbs[j] / 1024 " MiB: " v[names[i], kbs[j], "calls"] \
+					      " calls, longest " v[names[i], kbs[j], "longest"] " |"
+				print row
+			}
+		}' "$log")
 	[ "$(get "$log" hyp_event_ns)" = "?" ] ||
 		events+=" $mode $(get "$log" hyp_event_ns),"
 	clocks+=" $(flavor_arch "$flavor") ($mode) $(get "$log" write_median_clock_ns),"
@@ -95,3 +119,11 @@ printf '%s\n' "${hyp[@]}"
 echo
 echo "One event written at EL2 ((enabled - disabled) / 3 of the no-op hypercall; instructions in"
 echo "protected-icount):${events%,}"
+echo
+echo "Tracing hypercalls: calls, and the longest call (ns, round trip included; instructions in"
+echo "protected-icount, goal <= 200000 whatever the size) while buffers of each size per CPU are"
+echo "loaded, written, reset, read and unloaded (/sys/kernel/debug/kvm/hyp_trace_calls)."
+echo
+echo "| mode | hypercall | smaller buffers | larger buffers |"
+echo "|---|---|---|---|"
+printf '%s\n' "${hcalls[@]}"
