@@ -2,17 +2,18 @@
 SHELL := /bin/bash
 S := scripts
 
-MODE ?= protected
-# check-quick and check-mainline without MODE=: the hypervisor suites
-# (protected) and the generic ones (vhe), side by side.
-QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),protected vhe)
+# The modes are tests/modes' lines; their flags pick the defaults: "run"
+# for make run and make shell, "quick" for check-quick and check-mainline.
+modes_with = $(shell . $(S)/lib.sh && modes_with $(1))
+MODE ?= $(firstword $(call modes_with,run))
+QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),$(call modes_with,quick))
 # make run, shell and build: the production kernel, as a user builds it
 # (tracing on, no test or benchmark option; see configs/).
 FLAVOR ?= arm64-prod
 export DEBUG SUITES ONLY
 
-.PHONY: help deps tree export series-check build initramfs run shell \
-	check check-quick check-mainline check-patches check-series bench clean
+.PHONY: help deps tree export export-check build initramfs run shell \
+	check check-quick check-mainline check-patches check-series judge bench clean
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
@@ -22,9 +23,10 @@ help:
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
 	@echo "make check-mainline DIR=...  mainline's remotes kselftests from DIR, as check-quick"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
+	@echo "make judge LOG=... judge a saved guest log again, without QEMU"
 	@echo "make tree          build/linux = base + patches/ (branch series)"
 	@echo "make export        build/linux commits -> patches/"
-	@echo "make series-check  fail if build/linux has work not in patches/"
+	@echo "make export-check  fail if build/linux has work not in patches/"
 
 deps:
 	$(S)/deps.sh
@@ -35,15 +37,15 @@ tree:
 export:
 	$(S)/export.sh
 
-series-check:
-	$(S)/series-check.sh
+export-check:
+	$(S)/export-check.sh
 
 build: tree
 	$(S)/build-kernel.sh $(FLAVOR)
 	$(S)/mkinitramfs.sh $(FLAVOR)
 
 run: deps build
-	$(S)/run.sh $(MODE) $(FLAVOR)
+	$(S)/show-hypervisor.sh $(MODE) $(FLAVOR)
 
 shell: deps build
 	$(S)/qemu.sh $(MODE) $(FLAVOR) shell
@@ -63,6 +65,9 @@ check-patches: deps
 
 check-series: deps
 	$(S)/check-series.sh
+
+judge:
+	$(S)/judge.sh $(LOG)
 
 bench: deps tree
 	$(S)/bench.sh

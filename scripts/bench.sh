@@ -24,7 +24,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-runs=${BENCH_RUNS:-"protected:arm64 protected-icount:arm64 x86_64:x86_64"}
+# The modes flagged "bench" in tests/modes, on the normal kernels
+runs=${BENCH_RUNS:-$(for m in $(modes_with bench); do echo "$m:$(mode_flavor "$m" 0)"; done)}
 mkdir -p "$LOGS"
 
 if [ -z "${NOBUILD:-}" ]; then

@@ -8,8 +8,9 @@
 # busy); each job's output is printed when it ends.  Closes with where the
 # time went, how busy the cores were and "N passed, N failed, N skipped".
 # Environment: DEBUG=1 uses the -debug flavors (the default without
-# --quick); SUITES=a,b picks guest suites; ONLY=GLOB narrows ftracetest
-# to matching test cases; SERIES=0|1 leaves out or adds the series checks.
+# --quick); SUITES=a,b picks guest suites (tests/suites/list); ONLY=GLOB
+# narrows ftracetest to matching test cases; SERIES=0|1 leaves out or adds
+# the series checks.  First of all, in seconds, the judge's own tests.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -18,9 +19,8 @@ quick=0
 debug=${DEBUG:-$((1 - quick))}
 series=${SERIES:-$((1 - quick))}
 guests=${GUESTS:-2}
-# hyp-panic ends the boot with a hypervisor panic: it comes last.
-suites=${SUITES:-ftracetest,map-test,events-dump,raw-record,trace-cmd,hyp-kvm,hyp-hostile,hyp-panic}
-modes=${*:-$(all_modes)}
+modes=${*:-$(modes_without nocheck)}
+suites_for check "${SUITES:-}" > /dev/null	# dies on an unknown suite
 jobs=$OUT/jobs
 
 # job NAME COMMAND...: run COMMAND with its own results, times and output
@@ -41,6 +41,8 @@ mkdir -p "$LOGS" "$jobs"
 start=$(date +%s)
 read -r _ u n sy idle _ < /proc/stat
 busy0=$((u + n + sy)) all0=$((u + n + sy + idle))
+job judge "$TOP/scripts/judge-test.sh"
+cat "$jobs/judge.out"
 "$TOP/scripts/tree.sh"
 # The host-side checks of the patches (checkpatch, 70-100 CPU-seconds)
 # at the lowest priority, in what the rest leaves idle: beside the first
@@ -133,11 +135,15 @@ for mode in $modes; do
 	fi
 	while [ "$(running)" -ge "$guests" ]; do flush; sleep 2; done
 	# A production kernel has none of the test options the other suites
-	# need: there the suite "production" runs alone.
-	msuites=$suites
-	! mode_has "$mode" prod || msuites=production
+	# need: there the suites for "prod" run.
+	if mode_has "$mode" prod; then
+		msuites=$(suites_for prod)
+	else
+		msuites=$(suites_for check "${SUITES:-}")
+	fi
 	(
-		ONLY=${ONLY:-} job "$mode" "$TOP/scripts/boot-test.sh" "$mode" "$flavor" "$msuites"
+		ONLY=${ONLY:-} job "$mode" "$TOP/scripts/boot.sh" "$mode" "$flavor" "$msuites"
+		job "$mode" "$TOP/scripts/judge.sh" "$mode" "$LOGS/$mode-$flavor.log"
 		touch "$jobs/$mode.done"
 	) &
 	started="$started $mode"

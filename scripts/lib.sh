@@ -107,10 +107,32 @@ mode_flavor() {
 	fi
 }
 
-# all_modes: every mode name in tests/modes but those flagged "bench".
-all_modes() {
+# modes_with FLAG: the modes flagged FLAG in tests/modes, in its order;
+# modes_without FLAG: the others.
+modes_with() {
 	grep -v '^#' "$TOP/tests/modes" |
-		awk -F'|' '$6 !~ /(^|[ ,])bench([ ,]|$)/ { gsub(/ /, "", $1); print $1 }'
+		awk -F'|' -v f="$1" '{ gsub(/ /, "", $6); gsub(/ /, "", $1) }
+			("," $6 ",") ~ ("," f ",") { print $1 }'
+}
+modes_without() {
+	grep -v '^#' "$TOP/tests/modes" |
+		awk -F'|' -v f="$1" '{ gsub(/ /, "", $6); gsub(/ /, "", $1) }
+			("," $6 ",") !~ ("," f ",") { print $1 }'
+}
+
+# suites_for WHERE [SUITES]: the suites of tests/suites/list that run
+# where WHERE (check, prod, ...) says, or, given SUITES (comma separated),
+# those of them, in the list's order: the order of a boot.  An unknown
+# suite is an error.
+suites_for() {
+	local list=$TOP/tests/suites/list s
+	for s in ${2//,/ }; do
+		grep -q "^$s " "$list" || die "unknown suite '$s' (see tests/suites/list)"
+	done
+	grep -v '^#' "$list" | awk -F'|' -v where="$1" -v pick=",${2:-}," '
+		{ gsub(/ /, "", $1); gsub(/ /, "", $2) }
+		pick == ",," ? ("," $2 ",") ~ ("," where ",") : index(pick, "," $1 ",") { s = s sep $1; sep = "," }
+		END { print s }'
 }
 
 # deb_arch ARCH: Debian's name for a kernel ARCH.
@@ -160,10 +182,12 @@ summary() {
 	[ "$f" = 0 ] && [ "$p" -gt 0 ]
 }
 
-# host_tool NAME: build tests/host/NAME.c (against libtraceevent) into
-# build/host/NAME when it is missing or older than its source; print its path.
+# host_tool SRC: build the host-side program SRC (a suite's host/NAME.c,
+# against libtraceevent) into build/host/NAME when it is missing or older
+# than its source; print its path.
 host_tool() {
-	local src=$TOP/tests/host/$1.c bin=$BUILD/host/$1
+	local src=$1 bin
+	bin=$BUILD/host/$(basename "$src" .c)
 	mkdir -p "$BUILD/host"
 	if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
 		# shellcheck disable=SC2046

@@ -1,11 +1,11 @@
 #!/bin/bash
 # mkinitramfs.sh FLAVOR: build the guest programs for FLAVOR's architecture
-# (the tree's map_test and remote_fileops, tests/guest/src/*.c and
-# tests/guest/src/ARCH/*.c)
-# and pack
+# (the tree's map_test and remote_fileops, each suite's
+# tests/suites/NAME/*.c and NAME/ARCH/*.c) and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
-# modules, the ftrace selftests of the tree and tests/guest (init, lib.sh,
-# suites/, and $MAINLINE's test.d/remotes if set).
+# modules, the ftrace selftests of the tree, tests/guest (init, lib.sh),
+# each suite's guest script as /tests/suites/NAME, and $MAINLINE's
+# test.d/remotes if set.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +31,7 @@ build_prog() {	# build_prog NAME SOURCE...
 build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
 # ftracetest's helper, where its Makefile would put it
 build_prog remote_fileops -Werror "$st/ftrace/remote_fileops.c"
-for src in "$TOP"/tests/guest/src/*.c "$TOP/tests/guest/src/$arch"/*.c; do
+for src in "$TOP"/tests/suites/*/*.c "$TOP"/tests/suites/*/"$arch"/*.c; do
 	[ -e "$src" ] || continue
 	name=${src##*/}
 	build_prog "${name%.c}" -Werror "$src"
@@ -44,7 +44,12 @@ cp -a "$userspace/." "$stage/"
 rm -rf "$stage/usr/share/doc" "$stage/usr/share/man" "$stage/usr/share/info" "$stage/usr/share/locale"
 cp -a "$out/modroot/lib/modules" "$stage/lib/" 2>/dev/null || true
 cp -a "$TOP/tests/guest/init" "$stage/init"
-cp -a "$TOP/tests/guest/lib.sh" "$TOP/tests/guest/suites" "$stage/tests/"
+cp -a "$TOP/tests/guest/lib.sh" "$stage/tests/"
+mkdir -p "$stage/tests/suites"
+for guest in "$TOP"/tests/suites/*/guest; do
+	s=${guest%/guest}
+	cp -a "$guest" "$stage/tests/suites/${s##*/}"
+done
 # MAINLINE: mainline's ftrace selftests (make check-mainline DIR=...)
 if [ -n "${MAINLINE:-}" ]; then
 	mkdir -p "$stage/tests/mainline/test.d"

@@ -32,7 +32,9 @@ stdin=/dev/null
 
 # 3 GiB, not a power of two: past its end, EL2's kern_hyp_va() does not
 # fold addresses back onto memory, which the hostile test needs.
+# The first line of the log says what booted (docs/harness.md).
+echo "TR-BOOT $mode $flavor" > "$log"
 timeout --foreground -k 5 "$timeout" "${machine[@]}" \
 	-smp 2 -m 3G -nographic -no-reboot \
 	-kernel "$out/boot-image" -initrd "$out/initramfs.cpio.gz" -append "$append" \
-	< "$stdin" 2>&1 | tee "$log"
+	< "$stdin" 2>&1 | tee -a "$log"

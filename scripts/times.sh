@@ -19,7 +19,7 @@ awk '$1 == "build" || $1 == "host" {
 }' "$times"
 awk '$1 != "build" && $1 != "host" {
 	print index("boot init case suite", $1), $0
-}' "$times" | sort -s -k1,1n -k4,4 | cut -d' ' -f2- | awk -v order="$(all_modes)" '
+}' "$times" | sort -s -k1,1n -k4,4 | cut -d' ' -f2- | awk -v order="$(modes_without nocheck)" '
 	BEGIN { n = split(order, o); for (i = 1; i <= n; i++) rank[o[i]] = i }
 	{ sub(/^ftracetest:/, "", $3) }
 	{ seen[$2] = 1 }
