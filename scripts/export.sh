@@ -39,10 +39,23 @@ awk -v subject="$subject" -v date="$date" -v blurbfile="$blurb" '
 mkdir -p "$dest"
 rm -f "$dest"/*.patch
 cp "$tmp"/*.patch "$dest/"
-{
-	echo "# The trace-remotes series, in the order git am applies it."
-	(cd "$dest" && ls [0-9]*.patch | grep -v '^0000-')
-} > "$dest/series"
+# The series file: the patches in order, under the comment lines that
+# stood before the same patch number in the current series file (the
+# group headers, written by hand), which are kept.
+old_series=$PATCHES/series
+[ -f "$old_series" ] || old_series=/dev/null
+(cd "$dest" && ls [0-9]*.patch | grep -v '^0000-') |
+	awk -v old="$old_series" '
+	BEGIN {
+		n = 0
+		while ((getline l < old) > 0) {
+			if (l ~ /^[0-9]+-.*\.patch$/) { n++; continue }
+			if (l ~ /^#/ || l == "") hdr[n + 1] = hdr[n + 1] l "\n"
+		}
+		if (!(1 in hdr)) hdr[1] = "# The trace-remotes series, in the order git am applies it.\n"
+	}
+	{ i++; printf "%s", hdr[i]; print }' > "$tmp/series"
+mv "$tmp/series" "$dest/series"
 if [ "$dest" = "$PATCHES" ]; then
 	# The tree now is what patches/ describes: tree.sh need not reapply.
 	[ -d "$TREE/.git" ] && echo "$("$TOP/scripts/series-hash.sh") $(git -C "$TREE" rev-parse HEAD)" \
