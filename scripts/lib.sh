@@ -125,11 +125,11 @@ modes_without() {
 # those of them, in the list's order: the order of a boot.  An unknown
 # suite is an error.
 suites_for() {
-	local list=$TOP/tests/suites/list s
-	for s in ${2//,/ }; do
+	local list=$TOP/tests/suites/list pick=${2:-} s
+	for s in ${pick//,/ }; do
 		grep -q "^$s " "$list" || die "unknown suite '$s' (see tests/suites/list)"
 	done
-	grep -v '^#' "$list" | awk -F'|' -v where="$1" -v pick=",${2:-}," '
+	grep -v '^#' "$list" | awk -F'|' -v where="$1" -v pick=",$pick," '
 		{ gsub(/ /, "", $1); gsub(/ /, "", $2) }
 		pick == ",," ? ("," $2 ",") ~ ("," where ",") : index(pick, "," $1 ",") { s = s sep $1; sep = "," }
 		END { print s }'
