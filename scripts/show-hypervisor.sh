@@ -1,16 +1,16 @@
 #!/bin/bash
 # show-hypervisor.sh MODE FLAVOR: make run.  Boot MODE and run the guest
-# suite "run": what the hypervisor does, from trace_pipe and from Debian's
+# suite of the same name: what the hypervisor does, from trace_pipe and from Debian's
 # trace-cmd.  The boot log is shown only when the guest fails; the
 # recording lands in build/out/hypervisor.dat.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 mode=$1 flavor=$2
-log=$LOGS/run-$mode-$flavor.log
+log=$LOGS/show-hypervisor-$mode-$flavor.log
 mkdir -p "$LOGS"
 say "booting $mode ($flavor) under QEMU/TCG; the console goes to $log"
-"$TOP/scripts/qemu.sh" "$mode" "$flavor" run "$log" > /dev/null
+"$TOP/scripts/qemu.sh" "$mode" "$flavor" show-hypervisor "$log" > /dev/null
 tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
 if ! grep -qx TR-DONE "$log"; then
 	say "the guest did not finish; its console:"
@@ -18,9 +18,9 @@ if ! grep -qx TR-DONE "$log"; then
 	exit 1
 fi
 # The suite's own lines: from its start, without kernel messages and blobs.
-awk '/^TR-SUITE run$/ { on = 1; next } /^TR-/ { if ($1 == "TR-BLOB-BEGIN") b = 1
+awk '/^TR-SUITE show-hypervisor$/ { on = 1; next } /^TR-/ { if ($1 == "TR-BLOB-BEGIN") b = 1
 	if ($1 == "TR-BLOB-END") b = 0; next } on && !b && !/^\[ *[0-9]+\.[0-9]+\]/' "$log"
-blobs=$LOGS/run-$mode-$flavor.blobs
+blobs=$LOGS/show-hypervisor-$mode-$flavor.blobs
 rm -rf "$blobs"
 for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
 	[ "$b" = hypervisor.dat.gz ] || continue
