@@ -3,7 +3,8 @@
 # fragments) and build one kernel flavor out of tree with ccache, then
 # install its modules into OUT/modroot.  Further arguments go to make.
 # Flavors: arm64, arm64-debug, x86_64, x86_64-debug (with configs/test.config
-# and ARCH-test.config) and arm64-prod (production: without them).  LLVM=1 builds with clang; KTARGETS="dir/ ..." builds
+# and ARCH-test.config) and arm64-prod (production: without them, with
+# configs/prod.config).  LLVM=1 builds with clang; KTARGETS="dir/ ..." builds
 # only those make targets (and installs nothing).  A whole build of a
 # tree without uncommitted changes leaves OUT/built-from: the commit.
 set -eu
@@ -19,7 +20,7 @@ rm -f "$out/built-from"
 
 frags="$CONFIGS/base.config $CONFIGS/$arch.config"
 case $flavor in
-*-prod) ;;	# production: no test or benchmark option
+*-prod) frags="$frags $CONFIGS/prod.config" ;;	# production: no test or benchmark option
 *)
 	frags="$frags $CONFIGS/test.config"
 	[ ! -e "$CONFIGS/$arch-test.config" ] || frags="$frags $CONFIGS/$arch-test.config"
