@@ -17,7 +17,7 @@ export DEBUG SUITES ONLY
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
-	@echo "make run           boot pKVM (MODE=$(MODE)) and stream hypervisor events"
+	@echo "make run           boot pKVM (MODE=$(MODE)) and show what the hypervisor does"
 	@echo "make shell         the same machine with a shell"
 	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
