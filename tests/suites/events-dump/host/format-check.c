@@ -20,14 +20,16 @@
  *
  * Checks on each format: libtraceevent parses it without error or warning;
  * the event name matches its directory and the ID line its id file;
- * common_type is the first common field (offset 0, size 2, unsigned);
+ * the common fields are the kernel's (common_type, common_flags,
+ * common_preempt_count, common_pid, with the types, offsets, sizes and
+ * signedness of struct trace_entry);
  * fields have a size, but for an array of variable length ("u64 args[]",
  * size 0) as the last field; they do not overlap and fixed-size types
  * (u8..u64, s8..s64, int, long, pid_t, ...) have their size and
  * signedness; every REC->field named by
  * the print fmt exists; printing a zeroed record succeeds; fields required
  * with -f exist; ftrace/placeholder, where a remote has it, has ID 65536
- * and an empty char data[] only.
+ * and an empty char data[] (after the common fields) only.
  *
  * Build: cc -O2 -Wall $(pkg-config --cflags libtraceevent) -o format-check
  *        format-check.c $(pkg-config --libs libtraceevent)
@@ -90,6 +92,17 @@ static int failures;
 
 /* Per-item verdict: the first problem is reported. */
 static char why[2048];
+
+/* The common fields of every kernel event, as its format files print them */
+static const struct {
+	const char *type, *name;
+	int offset, size, is_signed;
+} common[] = {
+	{ "unsigned short", "common_type", 0, 2, 0 },
+	{ "unsigned char", "common_flags", 2, 1, 0 },
+	{ "unsigned char", "common_preempt_count", 3, 1, 0 },
+	{ "int", "common_pid", 4, 4, 1 },
+};
 
 static void problem(const char *fmt, ...)
 {
@@ -433,14 +446,26 @@ static void check_event(struct tep_handle *tep, const char *dir, const char *sys
 		free(idbuf);
 	}
 
-	ct = tep_find_common_field(ev, "common_type");
-	if (!ct)
-		problem("no common_type field");
-	else if (ev->format.common_fields != ct)
-		problem("common_type is not the first common field");
-	else if (ct->offset != 0 || ct->size != 2 || (ct->flags & TEP_FIELD_IS_SIGNED))
-		problem("common_type at offset %d size %d signed %d, expected 0, 2, 0",
-			ct->offset, ct->size, !!(ct->flags & TEP_FIELD_IS_SIGNED));
+	/* The common fields of the kernel's own events (struct trace_entry) */
+	ct = ev->format.common_fields;
+	for (i = 0; i < (int)(sizeof(common) / sizeof(common[0])); i++, ct = ct ? ct->next : NULL) {
+		if (!ct || strcmp(ct->name, common[i].name)) {
+			problem("common field %d is %s, expected %s", i,
+				ct ? ct->name : "missing", common[i].name);
+			break;
+		}
+		if (strcmp(ct->type, common[i].type) || ct->offset != common[i].offset ||
+		    ct->size != common[i].size ||
+		    !!(ct->flags & TEP_FIELD_IS_SIGNED) != common[i].is_signed) {
+			problem("%s: %s at offset %d size %d signed %d, expected %s, %d, %d, %d",
+				ct->name, ct->type, ct->offset, ct->size,
+				!!(ct->flags & TEP_FIELD_IS_SIGNED), common[i].type,
+				common[i].offset, common[i].size, common[i].is_signed);
+			break;
+		}
+	}
+	if (!why[0] && ct)
+		problem("more common fields than the kernel's: %s", ct->name);
 
 	/*
 	 * ftrace/placeholder stands in for the tracing core's events, which a
@@ -451,9 +476,9 @@ static void check_event(struct tep_handle *tep, const char *dir, const char *sys
 		struct tep_format_field *f = ev->format.fields;
 
 		if (ev->id != 65536 || ev->format.nr_fields != 1 || !f ||
-		    strcmp(f->name, "data") || f->offset != 2 || f->size != 0 ||
+		    strcmp(f->name, "data") || f->offset != 8 || f->size != 0 ||
 		    !(f->flags & TEP_FIELD_IS_ARRAY))
-			problem("placeholder with ID %d and %d fields, expected 65536 and data[] at 2",
+			problem("placeholder with ID %d and %d fields, expected 65536 and data[] at 8",
 				ev->id, ev->format.nr_fields);
 		goto out;
 	}
