@@ -28,8 +28,8 @@
  * (u8..u64, s8..s64, int, long, pid_t, ...) have their size and
  * signedness; every REC->field named by
  * the print fmt exists; printing a zeroed record succeeds; fields required
- * with -f exist; ftrace/placeholder, where a remote has it, has ID 65536
- * and an empty char data[] (after the common fields) only.
+ * with -f exist; ftrace/print, where a remote has it, has ID 65536
+ * and an empty char buf[] (after the common fields) only.
  *
  * Build: cc -O2 -Wall $(pkg-config --cflags libtraceevent) -o format-check
  *        format-check.c $(pkg-config --libs libtraceevent)
@@ -468,17 +468,17 @@ static void check_event(struct tep_handle *tep, const char *dir, const char *sys
 		problem("more common fields than the kernel's: %s", ct->name);
 
 	/*
-	 * ftrace/placeholder stands in for the tracing core's events, which a
+	 * ftrace/print stands in for the tracing core's events, which a
 	 * remote has none of (Documentation/trace/remotes.rst): an id no
 	 * record can carry, and an empty flexible array as its one field.
 	 */
-	if (!strcmp(sys, "ftrace") && !strcmp(name, "placeholder")) {
+	if (!strcmp(sys, "ftrace") && !strcmp(name, "print")) {
 		struct tep_format_field *f = ev->format.fields;
 
 		if (ev->id != 65536 || ev->format.nr_fields != 1 || !f ||
-		    strcmp(f->name, "data") || f->offset != 8 || f->size != 0 ||
+		    strcmp(f->name, "buf") || f->offset != 8 || f->size != 0 ||
 		    !(f->flags & TEP_FIELD_IS_ARRAY))
-			problem("placeholder with ID %d and %d fields, expected 65536 and data[] at 8",
+			problem("placeholder with ID %d and %d fields, expected 65536 and buf[] at 8",
 				ev->id, ev->format.nr_fields);
 		goto out;
 	}
