@@ -10,10 +10,10 @@ QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),$(
 # make run, shell and build: the production kernel, as a user builds it
 # (tracing on, no test or benchmark option; see configs/).
 FLAVOR ?= arm64-prod
-export DEBUG SUITES ONLY
+export DEBUG SUITES ONLY PERFETTO
 
 .PHONY: help deps tree export export-check build initramfs run shell \
-	check check-quick check-mainline check-patches check-series judge bench clean
+	check check-quick check-mainline check-perfetto check-patches check-series judge bench clean
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
@@ -22,6 +22,7 @@ help:
 	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
 	@echo "make check-mainline DIR=...  mainline's remotes kselftests from DIR, as check-quick"
+	@echo "make check-perfetto DIR=... TP=...  record the hypervisor with Perfetto built from its sources"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
 	@echo "make judge LOG=... judge a saved guest log again, without QEMU"
 	@echo "make tree          build/linux = base + patches/ (branch series)"
@@ -59,6 +60,9 @@ check-quick: deps
 check-mainline: deps
 	MAINLINE=$$($(S)/mainline-dir.sh "$(DIR)") SUITES=ftracetest-mainline \
 		$(S)/check.sh --quick $(QUICK_MODES)
+
+check-perfetto: deps tree
+	$(S)/check-perfetto.sh "$(DIR)" "$(TP)"
 
 check-patches: deps
 	$(S)/check-patches.sh

@@ -3,10 +3,11 @@
 # fragments) and build one kernel flavor out of tree with ccache, then
 # install its modules into OUT/modroot.  Further arguments go to make.
 # Flavors: arm64, arm64-debug, x86_64, x86_64-debug (with configs/test.config
-# and ARCH-test.config) and arm64-prod (production: without them, with
-# configs/prod.config).  LLVM=1 builds with clang; KTARGETS="dir/ ..." builds
-# only those make targets (and installs nothing).  A whole build of a
-# tree without uncommitted changes leaves OUT/built-from: the commit.
+# and ARCH-test.config), arm64-net (the same with configs/net.config) and
+# arm64-prod (production: without them, with configs/net.config).  LLVM=1
+# builds with clang; KTARGETS="dir/ ..." builds only those make targets (and
+# installs nothing).  A whole build of a tree without uncommitted changes
+# leaves OUT/built-from: the commit.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -20,13 +21,16 @@ rm -f "$out/built-from"
 
 frags="$CONFIGS/base.config $CONFIGS/$arch.config"
 case $flavor in
-*-prod) frags="$frags $CONFIGS/prod.config" ;;	# production: no test or benchmark option
+*-prod) ;;	# production: no test or benchmark option
 *)
 	frags="$frags $CONFIGS/test.config"
 	[ ! -e "$CONFIGS/$arch-test.config" ] || frags="$frags $CONFIGS/$arch-test.config"
 	;;
 esac
-case $flavor in *-debug) frags="$frags $CONFIGS/debug.config" ;; esac
+case $flavor in
+*-prod|*-net) frags="$frags $CONFIGS/net.config" ;;
+*-debug) frags="$frags $CONFIGS/debug.config" ;;
+esac
 cat $frags > "$out/fragment.config"
 
 # Reconfigure when a fragment or a Kconfig file changed.

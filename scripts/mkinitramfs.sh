@@ -4,8 +4,8 @@
 # tests/suites/NAME/*.c and NAME/ARCH/*.c) and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
 # modules, the ftrace selftests of the tree, tests/guest (init, lib.sh),
-# each suite's guest script as /tests/suites/NAME, and $MAINLINE's
-# test.d/remotes if set.
+# each suite's guest script as /tests/suites/NAME, $MAINLINE's
+# test.d/remotes and $PERFETTO's binaries if set.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -54,6 +54,13 @@ done
 if [ -n "${MAINLINE:-}" ]; then
 	mkdir -p "$stage/tests/mainline/test.d"
 	cp -a "$MAINLINE/test.d/remotes" "$stage/tests/mainline/test.d/"
+fi
+# PERFETTO: Perfetto's perfetto, traced and traced_probes (make
+# check-perfetto DIR=...)
+if [ -n "${PERFETTO:-}" ]; then
+	mkdir -p "$stage/tests/perfetto"
+	cp -a "$PERFETTO/perfetto" "$PERFETTO/traced" "$PERFETTO/traced_probes" \
+		"$stage/tests/perfetto/"
 fi
 cp -a "$bin/." "$stage/tests/bin/"
 cp -a "$st/ftrace" "$stage/tests/ftrace"
