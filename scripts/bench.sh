@@ -39,6 +39,8 @@ fi
 
 # get LOG KEY: the value of "TR-BENCH KEY value" in LOG, or "?"
 get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "" ? "?" : v }' "$1"; }
+# per A B: A / B with one decimal, "?" unless both are numbers
+per() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1f\n", a / b; else print "?" }'; }
 
 rows=() raw=() hyp=() hcalls=() clocks= events=
 for run in $runs; do
@@ -86,6 +88,8 @@ for run in $runs; do
  $(get "$log" read_remote_ns_per_line) vs $(get "$log" read_top_ns_per_line) |\
  $(get "$log" read_ratio) |")
 	raw+=("| $(flavor_arch "$flavor") ($mode) |\
+ $(per "$(get "$log" raw_read_remote_bytes)" "$(get "$log" raw_events)") vs\
+ $(per "$(get "$log" raw_read_top_bytes)" "$(get "$log" raw_events)") |\
  $(get "$log" raw_read_remote_mb_s) vs $(get "$log" raw_read_top_mb_s) | $(get "$log" raw_read_ratio) |\
  $(get "$log" raw_splice_remote_mb_s) vs $(get "$log" raw_splice_top_mb_s) | $(get "$log" raw_splice_ratio) |")
 done
@@ -99,12 +103,12 @@ echo "| arch | simple_ring_buffer ns/event | ring_buffer ns/event | ratio | trac
 echo "|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "Raw read: MB/s of page data draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test, 16-byte events)"
-echo "vs top-level (trace_marker_raw, 32-byte events), the same number of events, median of the repetitions;"
+echo "Raw read: MB/s of page data draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test, selftest events)"
+echo "vs top-level (trace_marker_raw records of 8 bytes), the same number of events, median of the repetitions;"
 echo "ratio = remote / top-level (goal >= 0.9)."
 echo
-echo "| arch | read() MB/s remote vs top-level | ratio | splice() MB/s remote vs top-level | ratio |"
-echo "|---|---|---|---|---|"
+echo "| arch | bytes/event in the pages, remote vs top-level | read() MB/s remote vs top-level | ratio | splice() MB/s remote vs top-level | ratio |"
+echo "|---|---|---|---|---|---|"
 printf '%s\n' "${raw[@]}"
 echo
 echo "trace_clock_local() alone, ns/call, included in both write costs:${clocks%,}"
