@@ -14,6 +14,8 @@
  *	no buffer for that CPU), then every 100 ms or when poll() says so
  *	read() one page at a time until EAGAIN, appending to OUT/cpuN.raw;
  *	a read must return a whole page. SECONDS 0: one pass, a drain.
+ *	Before each CPU's reads, one read into a buffer that faults half-way
+ *	must fail with EFAULT (or find nothing) and lose nothing.
  *	Then per_cpu/cpuN/stats to OUT/cpuN.stats.
  *   raw-record splice DIR OUT SECONDS
  *	the same with splice() into a pipe, as trace-cmd record does, non-
@@ -30,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -193,7 +196,7 @@ static void record(const char *out, double secs, int use_splice)
 	long page_size = sysconf(_SC_PAGESIZE);
 	struct pollfd pfd[MAX_CPUS];
 	int outfd[MAX_CPUS], cpus[MAX_CPUS], nr = 0, i;
-	char *page = malloc(page_size), file[600];
+	char *page = malloc(page_size), *bad, file[600];
 	double end = now() + secs;
 	long pages = 0;
 	FILE *f;
@@ -218,6 +221,12 @@ static void record(const char *out, double secs, int use_splice)
 	if (!nr)
 		die("no per_cpu/cpuN/trace_pipe_raw in %s", dir);
 
+	/* A page, then one that faults */
+	bad = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (bad == MAP_FAILED || mprotect(bad + page_size, page_size, PROT_NONE))
+		die("mmap: %s", strerror(errno));
+
 	do {
 		if (secs > 0 && poll(pfd, nr, 100) < 0)
 			die("poll: %s", strerror(errno));
@@ -228,6 +237,11 @@ static void record(const char *out, double secs, int use_splice)
 				pages += splice_pages(pfd[i].fd, outfd[i], cpus[i], page_size);
 				continue;
 			}
+			r = read(pfd[i].fd, bad + page_size / 2, page_size);
+			if (r >= 0 || (errno != EFAULT && errno != EAGAIN &&
+				       errno != EBUSY && errno != ENODEV))
+				die("cpu%d: read into a faulting buffer: %s", cpus[i],
+				    r < 0 ? strerror(errno) : "no error");
 			while ((r = read(pfd[i].fd, page, page_size)) > 0) {
 				if (r != page_size)
 					die("cpu%d: read gave %zd bytes, not a page", cpus[i], r);
@@ -259,6 +273,7 @@ static void record(const char *out, double secs, int use_splice)
 	fprintf(f, "%ld\n", page_size);
 	fclose(f);
 	printf("%ld pages from %d CPUs\n", pages, nr);
+	munmap(bad, 2 * page_size);
 	free(page);
 }
 
