@@ -42,7 +42,7 @@ get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "
 # per A B: A / B with one decimal, "?" unless both are numbers
 per() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1f\n", a / b; else print "?" }'; }
 
-rows=() raw=() hyp=() hcalls=() clocks= events=
+rows=() raw=() hyp=() fns=() hcalls=() clocks= events= funcs=
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
@@ -58,7 +58,12 @@ for run in $runs; do
 		[ "$(get "$log" "${k}_off_ns")" = "?" ] ||
 			hyp+=("| $mode | ${what#*:} | $(get "$log" "${k}_off_ns") | $(get "$log" "${k}_idle_ns") |\
  $(get "$log" "${k}_on_ns") | $(get "$log" "${k}_idle_ratio") | $(get "$log" "${k}_on_ratio") |")
+		[ "$(get "$log" "${k}_fn_ns")" = "?" ] ||
+			fns+=("| $mode | ${what#*:} | $(get "$log" "${k}_off_ns") | $(get "$log" "${k}_fn_ns") |\
+ $(get "$log" "${k}_path_ns") | $(get "$log" "${k}_fn_ratio") | $(get "$log" "${k}_path_ratio") |")
 	done
+	[ "$(get "$log" hyp_func_ns)" = "?" ] ||
+		funcs+=" $mode $(get "$log" hyp_func_ns),"
 	# TR-BENCH hcall_NAME_KB_calls N, hcall_NAME_KB_longest_ns L: a row per
 	# hypercall, "calls / longest" per size, in the order of the log
 	mapfile -t -O ${#hcalls[@]} hcalls < <(awk -v mode="$mode" '
@@ -125,6 +130,19 @@ echo
 echo "One event written at EL2 ((enabled - disabled) / 3 of the no-op hypercall; instructions in"
 echo "protected-icount):${events%,}"
 echo
+if [ ${#fns[@]} -gt 0 ]; then
+	echo "Function tracing (CONFIG_NVHE_EL2_FTRACE): the same round trips with tracing off, with the"
+	echo "handler of the no-op hypercall traced alone (func and func_ret, no other event), and with"
+	echo "every event on and the host's hypercall path traced (set_ftrace_filter 'handle_trap handle___*')."
+	echo
+	echo "| mode | round trip | tracing off | one function traced | hypercall path traced | ratio one/off | ratio path/off |"
+	echo "|---|---|---|---|---|---|---|"
+	printf '%s\n' "${fns[@]}"
+	echo
+	echo "One traced function at EL2, entry and return with their two events ((one traced - disabled)"
+	echo "of the no-op hypercall; instructions in protected-icount):${funcs%,}"
+	echo
+fi
 echo "Tracing hypercalls: calls, and the longest call (ns, round trip included; instructions in"
 echo "protected-icount, goal <= 200000 whatever the size) while buffers of each size per CPU are"
 echo "loaded, written, reset, read and unloaded (/sys/kernel/debug/kvm/hyp_trace_calls)."

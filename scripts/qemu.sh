@@ -16,10 +16,12 @@ expect=$(mode_field "$mode" 6)
 append="$(mode_field "$mode" 4) tr.suites=$suites${ONLY:+ tr.only=$ONLY}${expect:+ tr.expect=$expect}"
 append="$append panic=-1 oops=panic"
 # Flag "boottrace": hypervisor tracing from boot on, every event but
-# selftest, 1 MiB per CPU (checked by remotes/hypervisor/boot.tc).
+# selftest, 1 MiB per CPU, and the function that takes the clock each
+# second traced (checked by remotes/hypervisor/boot.tc).
 case ",$expect," in
 *,boottrace,*)
-	append="$append kvm-arm.hyp_trace_buffer_kb=1024 kvm-arm.hyp_trace_events=hyp_enter,hyp_exit,host_hcall,host_smc,host_mem_abort,host_ffa_call,mem_share,mem_unshare,mem_donate"
+	append="$append kvm-arm.hyp_trace_buffer_kb=1024 kvm-arm.hyp_trace_events=hyp_enter,hyp_exit,host_hcall,host_smc,host_mem_abort,host_ffa_call,mem_share,mem_unshare,mem_donate,func,func_ret"
+	append="$append kvm-arm.hyp_ftrace_filter=handle___tracing_update_clock"
 	;;
 esac
 # Guests share the cores with builds: the longest guest of make check
