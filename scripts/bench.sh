@@ -42,7 +42,7 @@ get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "
 # per A B: A / B with one decimal, "?" unless both are numbers
 per() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1f\n", a / b; else print "?" }'; }
 
-rows=() raw=() hyp=() fns=() hcalls=() clocks= events= funcs=
+rows=() raw=() hyp=() fns=() hcalls=() clocks= events= funcs= patching=
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
@@ -64,6 +64,8 @@ for run in $runs; do
 	done
 	[ "$(get "$log" hyp_func_ns)" = "?" ] ||
 		funcs+=" $mode $(get "$log" hyp_func_ns),"
+	[ "$(get "$log" hyp_ftrace_all_ns)" = "?" ] ||
+		patching+=" $mode: $(get "$log" hyp_ftrace_sites) sites, $(get "$log" hyp_ftrace_all_ns) to trace all, $(get "$log" hyp_ftrace_none_ns) to trace none;"
 	# TR-BENCH hcall_NAME_KB_calls N, hcall_NAME_KB_longest_ns L: a row per
 	# hypercall, "calls / longest" per size, in the order of the log
 	mapfile -t -O ${#hcalls[@]} hcalls < <(awk -v mode="$mode" '
@@ -141,6 +143,10 @@ if [ ${#fns[@]} -gt 0 ]; then
 	echo
 	echo "One traced function at EL2, entry and return with their two events ((one traced - disabled)"
 	echo "of the no-op hypercall; instructions in protected-icount):${funcs%,}"
+	echo
+	echo "Writing '*' and then nothing to set_ftrace_filter, func on (ns; instructions in"
+	echo "protected-icount, to the microsecond): every __tracing_ftrace_set call of the write and the"
+	echo "host's work, a bound of the longest call (goal <= 200000):${patching%;}"
 	echo
 fi
 echo "Tracing hypercalls: calls, and the longest call (ns, round trip included; instructions in"
