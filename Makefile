@@ -3,7 +3,7 @@ SHELL := /bin/bash
 S := scripts
 
 # The modes are tests/modes' lines; their flags pick the defaults: "run"
-# for make run and make shell, "quick" for check-quick and check-mainline.
+# for make run and make shell, "quick" for check-quick.
 modes_with = $(shell . $(S)/lib.sh && modes_with $(1))
 MODE ?= $(firstword $(call modes_with,run))
 QUICK_MODES := $(if $(filter command line environment,$(origin MODE)),$(MODE),$(call modes_with,quick))
@@ -13,7 +13,7 @@ FLAVOR ?= arm64-prod
 export DEBUG SUITES ONLY PERFETTO
 
 .PHONY: help deps tree export export-check build initramfs run shell \
-	check check-quick check-mainline check-perfetto check-patches check-series judge bench clean
+	check check-quick check-perfetto check-patches check-series judge bench clean
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
@@ -21,7 +21,6 @@ help:
 	@echo "make shell         the same machine with a shell"
 	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
-	@echo "make check-mainline DIR=...  mainline's remotes kselftests from DIR, as check-quick"
 	@echo "make check-perfetto DIR=... TP=...  record the hypervisor with Perfetto built from its sources"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
 	@echo "make judge LOG=... judge a saved guest log again, without QEMU"
@@ -56,10 +55,6 @@ check: deps
 
 check-quick: deps
 	$(S)/check.sh --quick $(QUICK_MODES)
-
-check-mainline: deps
-	MAINLINE=$$($(S)/mainline-dir.sh "$(DIR)") SUITES=ftracetest-mainline \
-		$(S)/check.sh --quick $(QUICK_MODES)
 
 check-perfetto: deps tree
 	$(S)/check-perfetto.sh "$(DIR)" "$(TP)"

@@ -74,4 +74,6 @@ for arch in arm64 amd64; do
 	echo "$want" > "$stamp"
 	say "guest user space: $(wc -w <<<"$pkgs") $arch packages in $root"
 done
+# 4. Mainline, pinned: its kselftests and test remote run on the series.
+"$TOP/scripts/mainline-fetch.sh"
 say "all dependencies present"

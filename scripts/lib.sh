@@ -35,6 +35,15 @@ BASE_VERSION=6.12.117-1~deb12u1
 BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 BASE_TAG=base
 
+# Mainline, the anchor: Debian's linux-source-7.3 from trixie-backports,
+# pinned (scripts/mainline-fetch.sh), unpacked in $MAINLINE_SRC: its
+# remotes kselftests and its test remote run on the series.
+MAINLINE_PKG=linux-source-7.3
+MAINLINE_VERSION=7.3.4-1~bpo13+1
+MAINLINE_SUITE=trixie-backports
+MAINLINE_SHA256=703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
+MAINLINE_SRC=$BUILD/mainline/linux-source-7.3
+
 JOBS=${JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}

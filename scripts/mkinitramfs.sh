@@ -4,8 +4,9 @@
 # tests/suites/NAME/*.c and NAME/ARCH/*.c) and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
 # modules, the ftrace selftests of the tree, tests/guest (init, lib.sh),
-# each suite's guest script as /tests/suites/NAME, $MAINLINE's
-# test.d/remotes and $PERFETTO's binaries if set.
+# each suite's guest script as /tests/suites/NAME, mainline's
+# test.d/remotes and test remote (scripts/mainline-fetch.sh,
+# mainline-remote.sh) and $PERFETTO's binaries if set.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -50,11 +51,13 @@ for guest in "$TOP"/tests/suites/*/guest; do
 	s=${guest%/guest}
 	cp -a "$guest" "$stage/tests/suites/${s##*/}"
 done
-# MAINLINE: mainline's ftrace selftests (make check-mainline DIR=...)
-if [ -n "${MAINLINE:-}" ]; then
-	mkdir -p "$stage/tests/mainline/test.d"
-	cp -a "$MAINLINE/test.d/remotes" "$stage/tests/mainline/test.d/"
-fi
+# Mainline's remotes kselftests, from Debian's package (make deps)
+mainline=$MAINLINE_SRC/tools/testing/selftests/ftrace
+[ -d "$mainline/test.d/remotes" ] || die "$mainline missing: run 'make deps'"
+mkdir -p "$stage/tests/mainline/test.d"
+cp -a "$mainline/test.d/remotes" "$stage/tests/mainline/test.d/"
+# and its test remote, built against this kernel
+cp "$("$TOP/scripts/mainline-remote.sh" "$flavor")" "$stage/tests/mainline/"
 # PERFETTO: Perfetto's perfetto, traced and traced_probes (make
 # check-perfetto DIR=...)
 if [ -n "${PERFETTO:-}" ]; then

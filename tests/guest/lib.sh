@@ -138,6 +138,39 @@ ftracetest_run() {
 	rm -rf "$logs"
 }
 
+# mainline_ftrace SUITE DIR: make DIR a copy of the tree's ftracetest
+# (/tests/ftrace) whose test.d/remotes is mainline's (/tests/mainline, from
+# Debian's package) and cd there; fails with a result line if it cannot.
+mainline_ftrace() {
+	if [ ! -d /tests/mainline/test.d/remotes ]; then
+		fail "$1: no mainline kselftests in this initramfs (make deps)"
+		return 1
+	fi
+	rm -rf "$2"
+	if ! cp -a /tests/ftrace "$2" || ! rm -rf "$2/test.d/remotes" ||
+		! cp -a /tests/mainline/test.d/remotes "$2/test.d/remotes" || ! cd "$2"; then
+		fail "$1: cannot make $2 from /tests/ftrace and /tests/mainline"
+		return 1
+	fi
+}
+
+# ftracetest_rounds SUITE ROUNDS CASE: run CASE ROUNDS times in one
+# ftracetest run of the current directory; one result line, "SUITE:<path
+# below test.d/>: N of ROUNDS rounds", passed only if every round passed.
+ftracetest_rounds() {
+	local suite=$1 rounds=$2 tc=$3 t0 n
+	t0=$(uptime_now)
+	# shellcheck disable=SC2046
+	n=$(./ftracetest $(for _ in $(seq "$rounds"); do echo "$tc"; done) 2>&1 |
+		grep -c '	\[PASS\]$')
+	echo "TR-TIME case $suite-rounds:${tc#test.d/} $(uptime_since "$t0")"
+	if [ "$n" = "$rounds" ]; then
+		pass "$suite:${tc#test.d/}: $n of $rounds rounds"
+	else
+		fail "$suite:${tc#test.d/}: $n of $rounds rounds passed"
+	fi
+}
+
 # copy_events REMOTE_DIR DEST: copy REMOTE_DIR/events (header_page,
 # header_event, each event's format and id) to DEST/events.  tracefs files
 # report size 0: they are copied by reading them, not with tar or cp.
