@@ -29,6 +29,10 @@ has_flag() {
 # "hyponly" in tests/modes); the generic ones run in another mode.
 generic_elsewhere() { has_flag hyponly; }
 
+# debug_kernel: the kernel is a -debug flavor (configs/debug.config: its
+# lock prover gives /proc/lockdep).
+debug_kernel() { [ -e /proc/lockdep ]; }
+
 # uptime_now: the guest's uptime in seconds (centisecond resolution);
 # uptime_since T0: the seconds since uptime T0, for "TR-TIME" lines.
 uptime_now() { cut -d' ' -f1 /proc/uptime; }
