@@ -19,19 +19,31 @@
 #  - on arm64, the longest call of each tracing hypercall while buffers of
 #    1 MiB and 64 MiB per CPU are loaded, written, reset, read and unloaded
 #    (instructions in protected-icount: the goal is 200 000 at most).
+#  - mainline beside the series: mainline 7.3.4's kernel (flavor
+#    arm64-mainline, scripts/mainline-fetch.sh tree) and the series' arm64,
+#    each booted in protected-icount with the guest suite bench-mainline,
+#    which measures both through mainline's interface only (write_event
+#    round trips, one event at EL2, trace and trace_pipe read per line, a
+#    guest MMIO exit), in instructions; MAINLINE=0 leaves it out.
 # Every guest runs under TCG: only ratios within one boot mean something.
 # NOBUILD=1 skips the builds.  Logs: $OUT/logs/bench-<mode>-<flavor>.log.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 # The modes flagged "bench" in tests/modes, on the normal kernels
-runs=${BENCH_RUNS:-$(for m in $(modes_with bench); do echo "$m:$(mode_flavor "$m" 0)"; done)}
+# (BENCH_RUNS="MODE:FLAVOR ...", or empty for mainline beside the series alone)
+runs=${BENCH_RUNS-$(for m in $(modes_with bench); do echo "$m:$(mode_flavor "$m" 0)"; done)}
 mkdir -p "$LOGS"
 
+# Mainline beside the series: the same mode, both kernels
+anchor_mode=protected-icount anchor_runs=
+[ "${MAINLINE:-1}" = 0 ] || anchor_runs="$(mode_flavor $anchor_mode 0) arm64-mainline"
+
 if [ -z "${NOBUILD:-}" ]; then
-	for run in $runs; do
-		flavor=${run#*:}
+	# shellcheck disable=SC2046
+	for flavor in $(printf '%s\n' ${runs//*:/} $anchor_runs | awk '!seen[$0]++'); do
 		say "building $flavor"
+		case $flavor in *-mainline) "$TOP/scripts/mainline-fetch.sh" tree ;; esac
 		"$TOP/scripts/build-kernel.sh" "$flavor"
 		"$TOP/scripts/mkinitramfs.sh" "$flavor"
 	done
@@ -39,8 +51,8 @@ fi
 
 # get LOG KEY: the value of "TR-BENCH KEY value" in LOG, or "?"
 get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "" ? "?" : v }' "$1"; }
-# per A B: A / B with one decimal, "?" unless both are numbers
-per() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1f\n", a / b; else print "?" }'; }
+# per A B [D]: A / B with D decimals (1), "?" unless both are numbers
+per() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.*f\n", d, a / b; else print "?" }'; }
 
 rows=() raw=() hyp=() fns=() hcalls=() clocks= events= funcs= patching=
 for run in $runs; do
@@ -101,58 +113,93 @@ for run in $runs; do
  $(get "$log" raw_splice_remote_mb_s) vs $(get "$log" raw_splice_top_mb_s) | $(get "$log" raw_splice_ratio) |")
 done
 
-echo
-echo "QEMU/TCG guests on a shared host: compare the ratios within one boot, never absolute times."
-echo "Write: ns/event of reserve+commit, median over the rounds of remote_bench."
-echo "Read: ns/line draining trace_pipe, remote (remotes/test) vs top-level, median of the repetitions."
-echo
-echo "| arch | simple_ring_buffer ns/event | ring_buffer ns/event | ratio | trace_pipe read ns/line remote vs top-level | ratio |"
-echo "|---|---|---|---|---|---|"
-printf '%s\n' "${rows[@]}"
-echo
-echo "Raw read: MB/s of page data draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test, selftest events)"
-echo "vs top-level (trace_marker_raw records of 8 bytes), the same number of events, median of the repetitions;"
-echo "ratio = remote / top-level (goal >= 0.9)."
-echo
-echo "| arch | bytes/event in the pages, remote vs top-level | read() MB/s remote vs top-level | ratio | splice() MB/s remote vs top-level | ratio |"
-echo "|---|---|---|---|---|---|"
-printf '%s\n' "${raw[@]}"
-echo
-echo "trace_clock_local() alone, ns/call, included in both write costs:${clocks%,}"
-echo
-echo "Hypervisor round trips (arm64, pKVM hVHE), median ns over the repetitions; in protected-icount"
-echo "the guest's ns are instructions. No-op hypercall: /sys/kernel/debug/kvm/hyp_trace_bench, events"
-echo "enabled = hyp_enter, host_hcall and hyp_exit written on every call. Guest MMIO exit: KVM_RUN to"
-echo "KVM_RUN in tests/bin/kvm-guest, through EL2, the host's KVM and user space."
-echo
-echo "| mode | round trip | tracing off | on, events disabled | on, events enabled | ratio disabled/off | ratio enabled/off |"
-echo "|---|---|---|---|---|---|---|"
-printf '%s\n' "${hyp[@]}"
-echo
-echo "One event written at EL2 ((enabled - disabled) / 3 of the no-op hypercall; instructions in"
-echo "protected-icount):${events%,}"
-echo
-if [ ${#fns[@]} -gt 0 ]; then
-	echo "Function tracing (CONFIG_NVHE_EL2_FTRACE): the same round trips with tracing off, with the"
-	echo "handler of the no-op hypercall traced alone (func and func_ret, no other event), and with"
-	echo "every event on and the host's hypercall path traced (set_ftrace_filter 'handle_trap handle___*')."
+if [ -n "$runs" ]; then
 	echo
-	echo "| mode | round trip | tracing off | one function traced | hypercall path traced | ratio one/off | ratio path/off |"
+	echo "QEMU/TCG guests on a shared host: compare the ratios within one boot, never absolute times."
+	echo "Write: ns/event of reserve+commit, median over the rounds of remote_bench."
+	echo "Read: ns/line draining trace_pipe, remote (remotes/test) vs top-level, median of the repetitions."
+	echo
+	echo "| arch | simple_ring_buffer ns/event | ring_buffer ns/event | ratio | trace_pipe read ns/line remote vs top-level | ratio |"
+	echo "|---|---|---|---|---|---|"
+	printf '%s\n' "${rows[@]}"
+	echo
+	echo "Raw read: MB/s of page data draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test, selftest events)"
+	echo "vs top-level (trace_marker_raw records of 8 bytes), the same number of events, median of the repetitions;"
+	echo "ratio = remote / top-level (goal >= 0.9)."
+	echo
+	echo "| arch | bytes/event in the pages, remote vs top-level | read() MB/s remote vs top-level | ratio | splice() MB/s remote vs top-level | ratio |"
+	echo "|---|---|---|---|---|---|"
+	printf '%s\n' "${raw[@]}"
+	echo
+	echo "trace_clock_local() alone, ns/call, included in both write costs:${clocks%,}"
+	echo
+	echo "Hypervisor round trips (arm64, pKVM hVHE), median ns over the repetitions; in protected-icount"
+	echo "the guest's ns are instructions. No-op hypercall: /sys/kernel/debug/kvm/hyp_trace_bench, events"
+	echo "enabled = hyp_enter, host_hcall and hyp_exit written on every call. Guest MMIO exit: KVM_RUN to"
+	echo "KVM_RUN in tests/bin/kvm-guest, through EL2, the host's KVM and user space."
+	echo
+	echo "| mode | round trip | tracing off | on, events disabled | on, events enabled | ratio disabled/off | ratio enabled/off |"
 	echo "|---|---|---|---|---|---|---|"
-	printf '%s\n' "${fns[@]}"
+	printf '%s\n' "${hyp[@]}"
 	echo
-	echo "One traced function at EL2, entry and return with their two events ((one traced - disabled)"
-	echo "of the no-op hypercall; instructions in protected-icount):${funcs%,}"
+	echo "One event written at EL2 ((enabled - disabled) / 3 of the no-op hypercall; instructions in"
+	echo "protected-icount):${events%,}"
 	echo
-	echo "Writing '*' and then nothing to set_ftrace_filter, func on (ns; instructions in"
-	echo "protected-icount, to the microsecond): every __tracing_ftrace_set call of the write and the"
-	echo "host's work, a bound of the longest call (goal <= 200000):${patching%;}"
+	if [ ${#fns[@]} -gt 0 ]; then
+		echo "Function tracing (CONFIG_NVHE_EL2_FTRACE): the same round trips with tracing off, with the"
+		echo "handler of the no-op hypercall traced alone (func and func_ret, no other event), and with"
+		echo "every event on and the host's hypercall path traced (set_ftrace_filter 'handle_trap handle___*')."
+		echo
+		echo "| mode | round trip | tracing off | one function traced | hypercall path traced | ratio one/off | ratio path/off |"
+		echo "|---|---|---|---|---|---|---|"
+		printf '%s\n' "${fns[@]}"
+		echo
+		echo "One traced function at EL2, entry and return with their two events ((one traced - disabled)"
+		echo "of the no-op hypercall; instructions in protected-icount):${funcs%,}"
+		echo
+		echo "Writing '*' and then nothing to set_ftrace_filter, func on (ns; instructions in"
+		echo "protected-icount, to the microsecond): every __tracing_ftrace_set call of the write and the"
+		echo "host's work, a bound of the longest call (goal <= 200000):${patching%;}"
+		echo
+	fi
+	echo "Tracing hypercalls: calls, and the longest call (ns, round trip included; instructions in"
+	echo "protected-icount, goal <= 200000 whatever the size) while buffers of each size per CPU are"
+	echo "loaded, written, reset, read and unloaded (/sys/kernel/debug/kvm/hyp_trace_calls)."
 	echo
+	echo "| mode | hypercall | smaller buffers | larger buffers |"
+	echo "|---|---|---|---|"
+	printf '%s\n' "${hcalls[@]}"
 fi
-echo "Tracing hypercalls: calls, and the longest call (ns, round trip included; instructions in"
-echo "protected-icount, goal <= 200000 whatever the size) while buffers of each size per CPU are"
-echo "loaded, written, reset, read and unloaded (/sys/kernel/debug/kvm/hyp_trace_calls)."
+[ -n "$anchor_runs" ] || exit 0
+# Mainline beside the series: row label, then the key of each number
+anchor_rows=(
+	"write_event, tracing off|write_off_ns"
+	"write_event, selftest on|write_selftest_ns"
+	"write_event, selftest, hyp_enter and hyp_exit on|write_entry_ns"
+	"one event at EL2 ((previous - selftest on) / 2)|event_ns"
+	"trace, read per line|read_trace_ns_per_line"
+	"trace_pipe, read per line|read_trace_pipe_ns_per_line"
+	"guest MMIO exit, tracing off|exit_none_ns"
+	"guest MMIO exit, every event on|exit_all_ns"
+)
+for flavor in $anchor_runs; do
+	log=$LOGS/bench-mainline-$flavor.log
+	say "booting $anchor_mode ($flavor): $log"
+	boot_log $anchor_mode "$flavor" bench-mainline "$log"
+	grep -E '^TR-RESULT (FAIL|SKIP)' "$log" | sed 's/^/  /' >&2 || true
+	grep -qx TR-DONE "$log" || say "$flavor: the guest did not finish, see $log"
+done
+series=$LOGS/bench-mainline-${anchor_runs%% *}.log
+mainline=$LOGS/bench-mainline-arm64-mainline.log
 echo
-echo "| mode | hypercall | smaller buffers | larger buffers |"
+echo "Mainline beside the series ($anchor_mode: instructions, the guest's ns under -icount), the"
+echo "same guest suite (bench-mainline) through mainline's interface only, median of the repetitions:"
+echo "the series' arm64 kernel against Debian's linux-source-7.3 ($MAINLINE_VERSION) with the same"
+echo "fragments and CONFIG_NVHE_EL2_DEBUG (configs/mainline.config). Ratio = series / mainline."
+echo
+echo "| instructions | series | mainline 7.3.4 | ratio |"
 echo "|---|---|---|---|"
-printf '%s\n' "${hcalls[@]}"
+for row in "${anchor_rows[@]}"; do
+	a=$(get "$series" "${row#*|}") b=$(get "$mainline" "${row#*|}")
+	echo "| ${row%%|*} | $a | $b | $(per "$a" "$b" 2) |"
+done

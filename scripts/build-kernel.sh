@@ -4,7 +4,10 @@
 # install its modules into OUT/modroot.  Further arguments go to make.
 # Flavors: arm64, arm64-debug, x86_64, x86_64-debug (with configs/test.config
 # and ARCH-test.config), arm64-net (the same with configs/net.config) and
-# arm64-prod (production: without them, with configs/net.config).  LLVM=1
+# arm64-prod (production: without them, with configs/net.config); and
+# arm64-mainline: mainline 7.3.4's tree ($MAINLINE_SRC, scripts/
+# mainline-fetch.sh tree) with the test fragments and configs/
+# mainline.config, for make bench.  LLVM=1
 # builds with clang; KTARGETS="dir/ ..." builds only those make targets (and
 # installs nothing).  A whole build of a tree without uncommitted changes
 # leaves OUT/built-from: the commit.
@@ -12,7 +15,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 flavor=$1
-src=${2:-$TREE}
+src=$TREE
+case $flavor in *-mainline) src=$MAINLINE_SRC ;; esac
+src=${2:-$src}
 out=${3:-$OUT/$flavor}
 shift $(($# < 3 ? $# : 3))
 arch=$(flavor_arch "$flavor")
@@ -30,6 +35,7 @@ esac
 case $flavor in
 *-prod|*-net) frags="$frags $CONFIGS/net.config" ;;
 *-debug) frags="$frags $CONFIGS/debug.config" ;;
+*-mainline) frags="$frags $CONFIGS/mainline.config" ;;
 esac
 cat $frags > "$out/fragment.config"
 

@@ -6,7 +6,9 @@
 # modules, the ftrace selftests of the tree, tests/guest (init, lib.sh),
 # each suite's guest script as /tests/suites/NAME, mainline's
 # test.d/remotes and test remote (scripts/mainline-fetch.sh,
-# mainline-remote.sh) and $PERFETTO's binaries if set.
+# mainline-remote.sh) and $PERFETTO's binaries if set.  FLAVOR may be
+# ARCH-mainline: mainline's kernel and modules, the series' ARCH build's
+# headers (for the programs).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -17,16 +19,20 @@ userspace=$BUILD/guest-$(deb_arch "$arch")
 [ -d "$userspace" ] || die "$userspace missing: run 'make deps'"
 [ -d "$out/modroot" ] || die "$out not built: run scripts/build-kernel.sh $flavor"
 
-# Guest programs, static, against the tree's uapi headers.
+# Guest programs, static, against the tree's uapi headers.  Mainline's
+# kernel (flavor ARCH-mainline) gets the same user space and tests as the
+# series' ARCH flavor, whose build has the headers.
 cc=gcc
 [ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
-kmake "$TREE" "$out" "$flavor" headers >/dev/null
+hdrs=$out
+case $flavor in *-mainline) hdrs=$OUT/${flavor%-mainline} ;; esac
+kmake "$TREE" "$hdrs" "$flavor" headers >/dev/null
 bin=$out/guest-bin
 mkdir -p "$bin"
 st=$TREE/tools/testing/selftests
 build_prog() {	# build_prog NAME SOURCE...
 	local name=$1; shift
-	$cc -static -O2 -Wall -D_GNU_SOURCE -isystem "$out/usr/include" -o "$bin/$name.tmp" "$@" &&
+	$cc -static -O2 -Wall -D_GNU_SOURCE -isystem "$hdrs/usr/include" -o "$bin/$name.tmp" "$@" &&
 		mv "$bin/$name.tmp" "$bin/$name"
 }
 build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
@@ -56,8 +62,12 @@ mainline=$MAINLINE_SRC/tools/testing/selftests/ftrace
 [ -d "$mainline/test.d/remotes" ] || die "$mainline missing: run 'make deps'"
 mkdir -p "$stage/tests/mainline/test.d"
 cp -a "$mainline/test.d/remotes" "$stage/tests/mainline/test.d/"
-# and its test remote, built against this kernel
-cp "$("$TOP/scripts/mainline-remote.sh" "$flavor")" "$stage/tests/mainline/"
+# and its test remote, built against this kernel (mainline's own kernel has
+# it among its modules)
+case $flavor in
+*-mainline) ;;
+*) cp "$("$TOP/scripts/mainline-remote.sh" "$flavor")" "$stage/tests/mainline/" ;;
+esac
 # PERFETTO: Perfetto's perfetto, traced and traced_probes (make
 # check-perfetto DIR=...)
 if [ -n "${PERFETTO:-}" ]; then
