@@ -181,6 +181,7 @@ anchor_rows=(
 	"trace_pipe, read per line|read_trace_pipe_ns_per_line"
 	"guest MMIO exit, tracing off|exit_none_ns"
 	"guest MMIO exit, every event on|exit_all_ns"
+	"what every event on adds to a guest MMIO exit|exit_added_ns"
 )
 for flavor in $anchor_runs; do
 	log=$LOGS/bench-mainline-$flavor.log
