@@ -13,7 +13,8 @@ FLAVOR ?= arm64-prod
 export DEBUG SUITES ONLY PERFETTO
 
 .PHONY: help deps tree export export-check build initramfs run shell \
-	check check-quick check-perfetto check-patches check-series judge bench clean
+	check check-quick check-perfetto check-patches check-series judge bench \
+	mainline-report clean
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
@@ -24,6 +25,8 @@ help:
 	@echo "make check-perfetto DIR=... TP=...  record the hypervisor with Perfetto built from its sources"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
 	@echo "make judge LOG=... judge a saved guest log again, without QEMU"
+	@echo "make bench         costs against the kernel's ring buffer and mainline 7.3.4's"
+	@echo "make mainline-report  the series' probes on the series and on mainline 7.3.4"
 	@echo "make tree          build/linux = base + patches/ (branch series)"
 	@echo "make export        build/linux commits -> patches/"
 	@echo "make export-check  fail if build/linux has work not in patches/"
@@ -70,6 +73,9 @@ judge:
 
 bench: deps tree
 	$(S)/bench.sh
+
+mainline-report: deps tree
+	$(S)/mainline-report.sh
 
 clean:
 	rm -rf build/out build/bisect
