@@ -42,10 +42,7 @@ anchor_mode=protected-icount anchor_runs=
 if [ -z "${NOBUILD:-}" ]; then
 	# shellcheck disable=SC2046
 	for flavor in $(printf '%s\n' ${runs//*:/} $anchor_runs | awk '!seen[$0]++'); do
-		say "building $flavor"
-		case $flavor in *-mainline) "$TOP/scripts/mainline-fetch.sh" tree ;; esac
-		"$TOP/scripts/build-kernel.sh" "$flavor"
-		"$TOP/scripts/mkinitramfs.sh" "$flavor"
+		build_guest "$flavor"
 	done
 fi
 

@@ -206,6 +206,16 @@ host_tool() {
 	echo "$bin"
 }
 
+# build_guest FLAVOR: build FLAVOR's kernel and initramfs; for
+# ARCH-mainline, mainline's whole tree first (its initramfs takes the
+# programs of the series' ARCH build: build that before).
+build_guest() {
+	say "building $1"
+	case $1 in *-mainline) "$TOP/scripts/mainline-fetch.sh" tree ;; esac
+	"$TOP/scripts/build-kernel.sh" "$1"
+	"$TOP/scripts/mkinitramfs.sh" "$1"
+}
+
 # boot_log MODE FLAVOR SUITES LOG: boot and run SUITES in the guest, with
 # the console in LOG (carriage returns dropped) and not on the terminal.
 boot_log() {

@@ -1,24 +1,21 @@
 #!/bin/bash
 # mainline-report.sh: the probes of the series' own suites, through
-# mainline's interface, on the series and on mainline 7.3.4: a report, not
-# a gate (docs/mainline.md keeps its table).  Builds the series' arm64
-# kernel and mainline's (flavor arm64-mainline, as make bench does), boots
-# each in vhe (the test remote) and protected (the hypervisor's) with the
-# guest suites ftracetest (the series' kselftests, test.d/remotes) and
-# mainline-probes, two guests at a time, and prints a markdown table, one
-# row per case or probe: the series' verdict and mainline's, with the first
-# reason a case gave for failing.  NOBUILD=1 skips the builds.  Logs:
-# $OUT/logs/report-<mode>-<flavor>.log.
+# mainline's interface, on the series and on mainline 7.3.4: a report, not a
+# gate (docs/mainline.md keeps its table).  Builds the series' arm64 kernel
+# and mainline's (flavor arm64-mainline, as make bench does), boots each in
+# vhe (the test remote) and protected (the hypervisor's) with the guest
+# suites for "report" in tests/suites/list (ftracetest, the series'
+# kselftests, and mainline-probes), two guests at a time, and prints a
+# markdown table, one row per case or probe: the series' verdict and
+# mainline's, with the first reason a case gave for failing.  NOBUILD=1
+# skips the builds.  Logs: $OUT/logs/report-<mode>-<flavor>.log.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-flavors="arm64 arm64-mainline" modes="vhe protected" suites=ftracetest,mainline-probes
+flavors="arm64 arm64-mainline" modes="vhe protected" suites=$(suites_for report)
 if [ -z "${NOBUILD:-}" ]; then
-	"$TOP/scripts/mainline-fetch.sh" tree
 	for flavor in $flavors; do
-		say "building $flavor"
-		"$TOP/scripts/build-kernel.sh" "$flavor"
-		"$TOP/scripts/mkinitramfs.sh" "$flavor"
+		build_guest "$flavor"
 	done
 fi
 

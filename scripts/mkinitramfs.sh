@@ -7,8 +7,8 @@
 # each suite's guest script as /tests/suites/NAME, mainline's
 # test.d/remotes and test remote (scripts/mainline-fetch.sh,
 # mainline-remote.sh) and $PERFETTO's binaries if set.  FLAVOR may be
-# ARCH-mainline: mainline's kernel and modules, the series' ARCH build's
-# headers (for the programs).
+# ARCH-mainline: mainline's kernel and modules, the programs of the
+# series' ARCH build.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -20,29 +20,35 @@ userspace=$BUILD/guest-$(deb_arch "$arch")
 [ -d "$out/modroot" ] || die "$out not built: run scripts/build-kernel.sh $flavor"
 
 # Guest programs, static, against the tree's uapi headers.  Mainline's
-# kernel (flavor ARCH-mainline) gets the same user space and tests as the
-# series' ARCH flavor, whose build has the headers.
-cc=gcc
-[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
-hdrs=$out
-case $flavor in *-mainline) hdrs=$OUT/${flavor%-mainline} ;; esac
-kmake "$TREE" "$hdrs" "$flavor" headers >/dev/null
+# kernel (flavor ARCH-mainline) gets the programs of the series' ARCH
+# flavor, built first.
 bin=$out/guest-bin
-mkdir -p "$bin"
 st=$TREE/tools/testing/selftests
-build_prog() {	# build_prog NAME SOURCE...
-	local name=$1; shift
-	$cc -static -O2 -Wall -D_GNU_SOURCE -isystem "$hdrs/usr/include" -o "$bin/$name.tmp" "$@" &&
-		mv "$bin/$name.tmp" "$bin/$name"
-}
-build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
-# ftracetest's helper, where its Makefile would put it
-build_prog remote_fileops -Werror "$st/ftrace/remote_fileops.c"
-for src in "$TOP"/tests/suites/*/*.c "$TOP"/tests/suites/*/"$arch"/*.c; do
-	[ -e "$src" ] || continue
-	name=${src##*/}
-	build_prog "${name%.c}" -Werror "$src"
-done
+case $flavor in
+*-mainline)
+	bin=$OUT/${flavor%-mainline}/guest-bin
+	[ -d "$bin" ] || die "$bin missing: build ${flavor%-mainline} first"
+	;;
+*)
+	cc=gcc
+	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	kmake "$TREE" "$out" "$flavor" headers >/dev/null
+	mkdir -p "$bin"
+	build_prog() {	# build_prog NAME SOURCE...
+		local name=$1; shift
+		$cc -static -O2 -Wall -D_GNU_SOURCE -isystem "$out/usr/include" -o "$bin/$name.tmp" "$@" &&
+			mv "$bin/$name.tmp" "$bin/$name"
+	}
+	build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
+	# ftracetest's helper, where its Makefile would put it
+	build_prog remote_fileops -Werror "$st/ftrace/remote_fileops.c"
+	for src in "$TOP"/tests/suites/*/*.c "$TOP"/tests/suites/*/"$arch"/*.c; do
+		[ -e "$src" ] || continue
+		name=${src##*/}
+		build_prog "${name%.c}" -Werror "$src"
+	done
+	;;
+esac
 
 stage=$out/initramfs
 rm -rf "$stage"
