@@ -8,7 +8,8 @@ set -eu
 HOST_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-system-x86
 	ccache sparse clang lld llvm make bc bison flex libssl-dev libelf-dev
 	cpio kmod rsync xz-utils gzip python3 python3-ply python3-git perl git pkg-config
-	libtraceevent-dev libtracefs-dev trace-cmd python3-sphinx python3-sphinx-rtd-theme"
+	libtraceevent-dev libtracefs-dev trace-cmd python3-sphinx python3-sphinx-rtd-theme
+	protobuf-compiler"
 # The guest's user space; their arm64 dependencies come along.
 GUEST_PKGS="busybox-static bash bc trace-cmd"
 GUEST_SKIP="dpkg tar install-info original-awk gawk base-files"
@@ -76,4 +77,6 @@ for arch in arm64 amd64; do
 done
 # 4. Mainline, pinned: its kselftests and test remote run on the series.
 "$TOP/scripts/mainline-fetch.sh"
+# 5. Debian sid's Perfetto for the arm64 guests, pinned (suite perfetto-debian).
+"$TOP/scripts/perfetto-fetch.sh"
 say "all dependencies present"

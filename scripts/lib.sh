@@ -44,6 +44,59 @@ MAINLINE_SUITE=trixie-backports
 MAINLINE_SHA256=703e369ddd4cce971452f5a593ee55df3a5c10c83caf0fa0df039633ed181ee3
 MAINLINE_SRC=$BUILD/mainline/linux-source-7.3
 
+# Debian's Perfetto for arm64 guests: sid's perfetto and the libraries it
+# loads, pinned (scripts/perfetto-fetch.sh: "PACKAGE VERSION SHA-256" a
+# line), unpacked with sid's own dynamic loader into $PERFETTO_SID: the
+# guest runs them from /opt/perfetto-sid (suite perfetto-debian).
+PERFETTO_SID_SUITE=sid
+PERFETTO_SID_DEBS="perfetto 56.0-1 7bb627fbeb308b6bbf1853513c5184005391e76371cf5a04fb8a73d0e1e4144f
+libc6 2.43-7 2315e75157bf67622bb435724de8be3c4c6f5bb33f3f26e8310842ea66093c74
+libstdc++6 16.2.0-4 d7d0387468ffed2bc8aa32e16cd05bd9e4b9ea120863d69ee557d2d6dd663c39
+libgcc-s1 16.2.0-4 385ea4394ef27e610dfa033ea422dd79b154d88255a9d945de86ece751578b9f
+zlib1g 1:1.3.dfsg+really1.3.2-4 aaf9e8cfc7d86771144c660d544806c886a5ae406f97bd50b62588a0718229ab"
+PERFETTO_SID=$BUILD/perfetto-sid
+
+# apt_own DIR SUITE MIRROR [APT OPTION...]: apt lists and cache of the
+# harness's own in DIR, for Debian's SUITE (main) on MIRROR, or if empty
+# the machine's Debian mirror: the machine's apt configuration is left
+# alone.  Sets APT_OPTS (for apt-get and apt-cache: the options given
+# too) and APT_SOURCE, and updates the lists.
+apt_own() {
+	local dir=$1 suite=$2 mirror=$3
+	shift 3
+	[ -n "$mirror" ] || mirror=$(grep -h -o -E 'https?://[^ ]*/debian/?$' \
+		/etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | head -n 1 || true)
+	[ -n "$mirror" ] || die "no Debian mirror in /etc/apt: give one (MAINLINE_MIRROR, PERFETTO_MIRROR)"
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
+		> "$dir/sources.list"
+	APT_SOURCE="$mirror $suite"
+	APT_OPTS=(-q -o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
+		-o APT::Sandbox::User=root "$@")
+	apt-get "${APT_OPTS[@]}" update >&2
+}
+
+# apt_pinned DIR PKG VERSION SHA256 [HOW TO PIN]: PKG's .deb at VERSION in
+# DIR, downloaded with apt_own's APT_OPTS unless there with SHA256, whose
+# SHA-256 must be SHA256; prints its path.  When the archive no longer
+# serves VERSION, the error says which it serves and HOW TO PIN another.
+apt_pinned() {
+	local dir=$1 pkg=$2 version=$3 sha=$4 how=${5:-} deb served
+	deb=$(find "$dir" -maxdepth 1 -name "${pkg}_${version//:/%3a}_*.deb" | head -n 1)
+	if [ -z "$deb" ] || ! echo "$sha  $deb" | sha256sum -c --quiet 2>/dev/null; then
+		rm -f "$dir/${pkg}_"*.deb
+		(cd "$dir" && apt-get "${APT_OPTS[@]}" download "$pkg=$version" >&2) || {
+			served=$(apt-cache "${APT_OPTS[@]}" madison "$pkg" 2>/dev/null | awk '{print $3}' | sort -u | head -n 3 | tr '\n' ' ')
+			die "$pkg $version is not served by $APT_SOURCE (served: ${served:-none}). $how"
+		}
+		deb=$(find "$dir" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+	fi
+	echo "$sha  $deb" | sha256sum -c --quiet ||
+		die "$deb: SHA-256 is not the pinned $sha (scripts/lib.sh)"
+	echo "$deb"
+}
+
 JOBS=${JOBS:-$(nproc)}
 
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}

@@ -23,31 +23,10 @@ for have in "$want" "$MAINLINE_VERSION $MAINLINE_SHA256 (tree)"; do
 	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$have" ] && exit 0
 done
 
-mirror=${MAINLINE_MIRROR:-$(grep -h -o -E 'https?://[^ ]*/debian/?$' \
-	/etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | head -n 1 || true)}
-[ -n "$mirror" ] || die "no Debian mirror in /etc/apt: set MAINLINE_MIRROR"
-apt=$BUILD/apt
-mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $MAINLINE_SUITE main" \
-	> "$apt/sources.list"
-opts=(-q -o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt/cache"
-	-o APT::Sandbox::User=root)
-apt-get "${opts[@]}" update >&2
-deb=$BUILD/mainline/${MAINLINE_PKG}_${MAINLINE_VERSION//:/%3a}_all.deb
 mkdir -p "$BUILD/mainline"
-if [ ! -f "$deb" ] || ! echo "$MAINLINE_SHA256  $deb" | sha256sum -c --quiet 2>/dev/null; then
-	rm -f "$deb"
-	(cd "$BUILD/mainline" && apt-get "${opts[@]}" download "$MAINLINE_PKG=$MAINLINE_VERSION" >&2) || {
-		served=$(apt-cache "${opts[@]}" madison "$MAINLINE_PKG" 2>/dev/null | awk '{print $3}' | sort -u | head -n 3 | tr '\n' ' ')
-		die "$MAINLINE_PKG $MAINLINE_VERSION is not served by $mirror $MAINLINE_SUITE" \
-			"(served: ${served:-none}). Pin a version it serves: MAINLINE_VERSION and" \
-			"MAINLINE_SHA256 in scripts/lib.sh (apt-cache show gives SHA256), or point" \
-			"MAINLINE_MIRROR at an archive snapshot that still has it."
-	}
-fi
-echo "$MAINLINE_SHA256  $deb" | sha256sum -c --quiet ||
-	die "$deb: SHA-256 is not the pinned $MAINLINE_SHA256 (scripts/lib.sh)"
+apt_own "$BUILD/apt" "$MAINLINE_SUITE" "${MAINLINE_MIRROR:-}"
+deb=$(apt_pinned "$BUILD/mainline" "$MAINLINE_PKG" "$MAINLINE_VERSION" "$MAINLINE_SHA256" \
+	"Pin a version it serves: MAINLINE_VERSION and MAINLINE_SHA256 in scripts/lib.sh (apt-cache show gives SHA256), or point MAINLINE_MIRROR at an archive snapshot that still has it.")
 
 rm -rf "$MAINLINE_SRC"
 mkdir -p "$MAINLINE_SRC"
