@@ -205,3 +205,75 @@ write_ids() {
 tracecmd_in() {
 	unshare -m sh -c 'mount -o bind "$0" /sys/kernel/tracing && exec trace-cmd "$@"' "$@"
 }
+
+# selftests_per_cpu N FILE: from each CPU c in turn, write the selftest
+# ids c*N+1 .. c*N+N to the remote's write_event FILE, one open file per
+# CPU.
+selftests_per_cpu() {
+	local cpu
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$cpu" sh -c "for i in \$(seq $((cpu * $1 + 1)) $((cpu * $1 + $1))); do echo \$i; done > $2"
+	done
+}
+
+# perfetto_record SUITE OUT WORKLOAD: record the hypervisor with Perfetto as
+# a user would, into OUT/trace.pftrace: traced and traced_probes in the
+# background, then perfetto with the data source "linux.ftrace" on the
+# instance "hypervisor" (the remote's alias at the root of tracefs), every
+# event of the group "hypervisor", while the command WORKLOAD runs (a
+# shell function); SIGINT ends the recording (duration_ms only bounds it).
+# The suite defines perfetto_bin NAME ARGS..., which execs Perfetto's
+# program NAME.  Their output is in OUT/*.log.  Reports a failure of
+# SUITE and returns 1 when Perfetto fails.
+perfetto_record() {
+	local suite=$1 out=$2 workload=$3 H=$T/hypervisor daemons pid rc _
+	# Sockets of their own: no system daemon in the way
+	export PERFETTO_CONSUMER_SOCK_NAME=$out/consumer.sock
+	export PERFETTO_PRODUCER_SOCK_NAME=$out/producer.sock
+	echo 0 > "$H/tracing_on"
+	echo > "$H/trace"
+	(cd "$out" && perfetto_bin traced) > "$out/traced.log" 2>&1 &
+	daemons=$!
+	for _ in $(seq 100); do [ -S "$PERFETTO_PRODUCER_SOCK_NAME" ] && break; sleep 0.1; done
+	(cd "$out" && perfetto_bin traced_probes) > "$out/traced_probes.log" 2>&1 &
+	daemons="$daemons $!"
+	cat > "$out/config.pbtx" <<'CFG'
+buffers { size_kb: 16384 fill_policy: DISCARD }
+data_sources {
+	config {
+		name: "linux.ftrace"
+		ftrace_config {
+			instance_name: "hypervisor"
+			ftrace_events: "hypervisor/*"
+			buffer_size_kb: 1024
+		}
+	}
+}
+duration_ms: 20000
+CFG
+	(cd "$out" && perfetto_bin perfetto --txt -c config.pbtx -o trace.pftrace) > "$out/perfetto.log" 2>&1 &
+	pid=$!
+	# perfetto switches tracing on once traced_probes set the instance up
+	for _ in $(seq 100); do
+		[ "$(cat "$H/tracing_on")" = 1 ] && break
+		sleep 0.1
+	done
+	if [ "$(cat "$H/tracing_on")" != 1 ]; then
+		fail "$suite: tracing never started: $(cat "$out"/*.log)"
+		kill $pid $daemons
+		return 1
+	fi
+	$workload
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	tail -n 5 "$out/perfetto.log"
+	# shellcheck disable=SC2086
+	kill $daemons 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $daemons 2>/dev/null
+	if [ $rc != 0 ] || [ ! -s "$out/trace.pftrace" ]; then
+		fail "$suite: perfetto exited with $rc, trace of $(stat -c %s "$out/trace.pftrace" 2>/dev/null) bytes: $(tail -n 3 "$out"/*.log)"
+		return 1
+	fi
+}
