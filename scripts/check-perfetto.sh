@@ -4,8 +4,9 @@
 # this repository): DIR holds perfetto, traced and traced_probes for arm64,
 # TP is trace_processor_shell for this machine.  Builds the test kernel
 # with networking (flavor arm64-net), boots the mode make run boots with
-# the suite perfetto and judges it: host/check queries the recording with
-# TP.  The recording stays in build/out/logs/MODE-arm64-net.blobs/.
+# the suites for "perfetto" (tests/suites/list: perfetto, and
+# perfetto-debian, Debian's) and judges it: perfetto's host/check queries
+# the recording with TP.  The recording stays in build/out/logs/MODE-arm64-net.blobs/.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
