@@ -3,10 +3,10 @@
 # fragments) and build one kernel flavor out of tree with ccache, then
 # install its modules into OUT/modroot.  Further arguments go to make.
 # Flavors: arm64, arm64-debug, x86_64, x86_64-debug (with configs/test.config
-# and ARCH-test.config), arm64-net (the same with configs/net.config) and
+# and ARCH-test.config; the arm64 ones with configs/net.config too) and
 # arm64-prod (production: without them, with configs/net.config); and
 # arm64-mainline: mainline 7.3.4's tree ($MAINLINE_SRC, scripts/
-# mainline-fetch.sh tree) with the test fragments and configs/
+# mainline-fetch.sh tree) with the arm64 test fragments and configs/
 # mainline.config, for make bench.  LLVM=1
 # builds with clang; KTARGETS="dir/ ..." builds only those make targets (and
 # installs nothing).  A whole build of a tree without uncommitted changes
@@ -33,7 +33,9 @@ case $flavor in
 	;;
 esac
 case $flavor in
-*-prod|*-net) frags="$frags $CONFIGS/net.config" ;;
+*-prod|arm64*) frags="$frags $CONFIGS/net.config" ;;
+esac
+case $flavor in
 *-debug) frags="$frags $CONFIGS/debug.config" ;;
 *-mainline) frags="$frags $CONFIGS/mainline.config" ;;
 esac

@@ -3,10 +3,10 @@
 # developer built from its sources (docs/perfetto.md; nothing of it is in
 # this repository): DIR holds perfetto, traced and traced_probes for arm64,
 # TP is trace_processor_shell for this machine.  Builds the test kernel
-# with networking (flavor arm64-net), boots the mode make run boots with
+# (flavor arm64, which has networking), boots the mode make run boots with
 # the suites for "perfetto" (tests/suites/list: perfetto, and
 # perfetto-debian, Debian's) and judges it: perfetto's host/check queries
-# the recording with TP.  The recording stays in build/out/logs/MODE-arm64-net.blobs/.
+# the recording with TP.  The recording stays in build/out/logs/MODE-arm64.blobs/.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +19,7 @@ done
 dir=$(cd "$dir" && pwd)
 tp=$(cd "$(dirname "$tp")" && pwd)/$(basename "$tp")
 
-flavor=arm64-net
+flavor=arm64
 mode=$(modes_with run | head -n 1)
 results_reset
 "$TOP/scripts/build-kernel.sh" "$flavor" > "$LOGS/build-$flavor.log" 2>&1 ||
