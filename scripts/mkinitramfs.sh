@@ -85,8 +85,7 @@ if [ -n "${PERFETTO:-}" ]; then
 fi
 # Debian sid's Perfetto, with its own loader and libraries (make deps,
 # scripts/perfetto-fetch.sh), for the suite perfetto-debian, where the
-# kernel has the UNIX sockets its daemons talk over (11 MB: unpacking it
-# made the debug kernel's boot 2 s longer)
+# kernel has the UNIX sockets its daemons talk over (11 MB unpacked)
 if [ "$arch" = arm64 ] && grep -qx CONFIG_UNIX=y "$out/.config"; then
 	[ -d "$PERFETTO_SID/opt/bin" ] || die "$PERFETTO_SID/opt missing: run 'make deps'"
 	mkdir -p "$stage/opt"
