@@ -56,21 +56,22 @@ libgcc-s1 16.2.0-4 385ea4394ef27e610dfa033ea422dd79b154d88255a9d945de86ece751578
 zlib1g 1:1.3.dfsg+really1.3.2-4 aaf9e8cfc7d86771144c660d544806c886a5ae406f97bd50b62588a0718229ab"
 PERFETTO_SID=$BUILD/perfetto-sid
 
-# apt_own DIR SUITE MIRROR [APT OPTION...]: apt lists and cache of the
-# harness's own in DIR, for Debian's SUITE (main) on MIRROR, or if empty
-# the machine's Debian mirror: the machine's apt configuration is left
-# alone.  Sets APT_OPTS (for apt-get and apt-cache: the options given
-# too) and APT_SOURCE, and updates the lists.
+# apt_own DIR SUITES MIRROR [APT OPTION...]: apt lists and cache of the
+# harness's own in DIR, for Debian's SUITES (space separated, main) on
+# MIRROR, or if empty the machine's Debian mirror: the machine's apt
+# configuration is left alone.  Sets APT_OPTS (for apt-get and apt-cache:
+# the options given too) and APT_SOURCE, and updates the lists.
 apt_own() {
-	local dir=$1 suite=$2 mirror=$3
+	local dir=$1 suites=$2 mirror=$3 suite
 	shift 3
 	[ -n "$mirror" ] || mirror=$(grep -h -o -E 'https?://[^ ]*/debian/?$' \
 		/etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | head -n 1 || true)
 	[ -n "$mirror" ] || die "no Debian mirror in /etc/apt: give one (MAINLINE_MIRROR, PERFETTO_MIRROR)"
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" \
-		> "$dir/sources.list"
-	APT_SOURCE="$mirror $suite"
+	for suite in $suites; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main"
+	done > "$dir/sources.list"
+	APT_SOURCE="$mirror $suites"
 	APT_OPTS=(-q -o "Dir::Etc::SourceList=$dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
 		-o APT::Sandbox::User=root "$@")
@@ -95,6 +96,39 @@ apt_pinned() {
 	echo "$sha  $deb" | sha256sum -c --quiet ||
 		die "$deb: SHA-256 is not the pinned $sha (scripts/lib.sh)"
 	echo "$deb"
+}
+
+# debs_unpack DEBS ROOT PINS [HOW TO PIN]: every "PACKAGE VERSION SHA-256"
+# line of PINS fetched with apt_pinned into DEBS and unpacked into ROOT.
+debs_unpack() {
+	local debs=$1 root=$2 pins=$3 how=${4:-} pkg version sha deb
+	mkdir -p "$debs" "$root"
+	while read -r pkg version sha; do
+		deb=$(apt_pinned "$debs" "$pkg" "$version" "$sha" "$how")
+		dpkg-deb -x "$deb" "$root"
+	done <<< "$pins"
+}
+
+# libs_copy READELF LIBDIR DEST FILE...: copy into DEST, from LIBDIR, the
+# shared libraries FILE... load (DT_NEEDED), and those they load, until
+# none is missing; a library LIBDIR lacks is an error.
+libs_copy() {
+	local readelf=$1 libdir=$2 dest=$3 todo new lib
+	shift 3
+	needed() { "$readelf" -d "$@" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u; }
+	todo=$(needed "$@")
+	while [ -n "$todo" ]; do
+		new=
+		for lib in $todo; do
+			[ -e "$dest/$lib" ] && continue
+			[ -e "$libdir/$lib" ] || die "$lib: in none of the pinned packages"
+			cp -L "$libdir/$lib" "$dest/"
+			new="$new $dest/$lib"
+		done
+		todo=
+		# shellcheck disable=SC2086
+		[ -z "$new" ] || todo=$(needed $new)
+	done
 }
 
 JOBS=${JOBS:-$(nproc)}

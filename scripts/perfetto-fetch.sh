@@ -17,17 +17,12 @@ set -eu
 stamp=$PERFETTO_SID/.fetched
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$PERFETTO_SID_DEBS" ] && exit 0
 
-debs=$PERFETTO_SID/debs
-mkdir -p "$debs"
 apt_own "$BUILD/apt-sid" "$PERFETTO_SID_SUITE" "${PERFETTO_MIRROR:-}" \
 	-o APT::Architecture=arm64 -o APT::Architectures=arm64
 root=$PERFETTO_SID/root
 rm -rf "$root" "$PERFETTO_SID/opt"
-while read -r pkg version sha; do
-	deb=$(apt_pinned "$debs" "$pkg" "$version" "$sha" \
-		"Pin versions it serves in PERFETTO_SID_DEBS in scripts/lib.sh (apt-cache show gives SHA256; the libraries from the same suite), or point PERFETTO_MIRROR at an archive snapshot that still has them.")
-	dpkg-deb -x "$deb" "$root"
-done <<< "$PERFETTO_SID_DEBS"
+debs_unpack "$PERFETTO_SID/debs" "$root" "$PERFETTO_SID_DEBS" \
+	"Pin versions it serves in PERFETTO_SID_DEBS in scripts/lib.sh (apt-cache show gives SHA256; the libraries from the same suite), or point PERFETTO_MIRROR at an archive snapshot that still has them."
 
 # The programs, and from the libraries what they load (ld.so reads their
 # DT_NEEDED; the loader and libperfetto.so are found by name)
@@ -36,20 +31,8 @@ mkdir -p "$opt/bin" "$opt/lib"
 cp "$root/usr/bin/perfetto" "$root/usr/sbin/traced" "$root/usr/sbin/traced_probes" "$opt/bin/"
 cp "$root/usr/lib/perfetto/libperfetto.so" "$opt/lib/"
 cp -L "$root/usr/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1" "$opt/lib/"
-needed() { aarch64-linux-gnu-readelf -d "$@" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u; }
-todo=$(needed "$opt"/bin/* "$opt/lib/libperfetto.so")
-while [ -n "$todo" ]; do
-	new=
-	for lib in $todo; do
-		[ -e "$opt/lib/$lib" ] && continue
-		[ -e "$root/usr/lib/aarch64-linux-gnu/$lib" ] || die "$lib: in none of the pinned packages"
-		cp -L "$root/usr/lib/aarch64-linux-gnu/$lib" "$opt/lib/"
-		new="$new $opt/lib/$lib"
-	done
-	todo=
-	# shellcheck disable=SC2086
-	[ -z "$new" ] || todo=$(needed $new)
-done
+libs_copy aarch64-linux-gnu-readelf "$root/usr/lib/aarch64-linux-gnu" "$opt/lib" \
+	"$opt"/bin/* "$opt/lib/libperfetto.so"
 rm -rf "$root"
 echo "$PERFETTO_SID_DEBS" > "$stamp"
 say "Debian's perfetto for arm64: $(du -sh "$opt" | cut -f1) in $opt"
