@@ -79,4 +79,6 @@ done
 "$TOP/scripts/mainline-fetch.sh"
 # 5. Debian sid's Perfetto for the arm64 guests, pinned (suite perfetto-debian).
 "$TOP/scripts/perfetto-fetch.sh"
+# 6. Debian trixie-backports' QEMU for the pKVM modes, pinned (tests/modes).
+"$TOP/scripts/qemu-fetch.sh"
 say "all dependencies present"

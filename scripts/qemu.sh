@@ -12,6 +12,9 @@ out=$OUT/$flavor
 	die "mode $mode does not run $flavor kernels"
 # shellcheck disable=SC2207
 machine=($(mode_field "$mode" 3))
+# The pKVM modes' QEMU (scripts/qemu-fetch.sh)
+PATH=$QEMU_TRIXIE/bin:$PATH
+command -v "${machine[0]}" > /dev/null || die "${machine[0]}: not found; run 'make deps'"
 expect=$(mode_field "$mode" 6)
 append="$(mode_field "$mode" 4) tr.suites=$suites${ONLY:+ tr.only=$ONLY}${expect:+ tr.expect=$expect}"
 append="$append panic=-1 oops=panic"
