@@ -24,7 +24,9 @@
 #    each booted in protected-icount with the guest suite bench-mainline,
 #    which measures both through mainline's interface only (write_event
 #    round trips, one event at EL2, trace and trace_pipe read per line, a
-#    guest MMIO exit), in instructions; MAINLINE=0 leaves it out.
+#    guest MMIO exit), in instructions; MAINLINE=0 leaves it out;
+#  - on both, how soon a reader blocked in trace_pipe gets an event, and
+#    what waiting costs an idle machine (guest suite reader-wake).
 # Every guest runs under TCG: only ratios within one boot mean something.
 # NOBUILD=1 skips the builds.  Logs: $OUT/logs/bench-<mode>-<flavor>.log.
 set -eu
@@ -51,12 +53,14 @@ get() { awk -v k="$2" '$1 == "TR-BENCH" && $2 == k { v = $3 } END { print v == "
 # per A B [D]: A / B with D decimals (1), "?" unless both are numbers
 per() { awk -v a="$1" -v b="$2" -v d="${3:-1}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.*f\n", d, a / b; else print "?" }'; }
 
-rows=() raw=() hyp=() fns=() hcalls=() clocks= events= funcs= patching=
+rows=() raw=() hyp=() fns=() hcalls=() wakes=() clocks= events= funcs= patching=
+# wake LOG REMOTE HOW: "median / p90 / worst" of reader-wake's delays
+wake() { echo "$(get "$1" "wake_$2_$3_median_us") / $(get "$1" "wake_$2_$3_p90_us") / $(get "$1" "wake_$2_$3_worst_us")"; }
 for run in $runs; do
 	mode=${run%%:*} flavor=${run#*:}
 	log=$LOGS/bench-$mode-$flavor.log
 	say "booting $mode ($flavor): $log"
-	boot_log "$mode" "$flavor" bench "$log"
+	boot_log "$mode" "$flavor" bench,reader-wake "$log"
 	grep -E '^(TR-RESULT (FAIL|SKIP)|remote_bench: )' "$log" | sed 's/^/  /' >&2 || true
 	if ! grep -qx TR-DONE "$log"; then
 		say "$mode: the guest did not finish, see $log; it ends with:"
@@ -98,6 +102,10 @@ for run in $runs; do
 		}' "$log")
 	[ "$(get "$log" hyp_event_ns)" = "?" ] ||
 		events+=" $mode $(get "$log" hyp_event_ns),"
+	[ "$(get "$log" wake_test_read_median_us)" = "?" ] ||
+		wakes+=("| $mode | $(wake "$log" test read) | $(wake "$log" test poll) |\
+ $(wake "$log" hypervisor read) | $(wake "$log" hypervisor poll) |\
+ $(get "$log" wake_hypervisor_idle_busy_pct) / $(get "$log" wake_hypervisor_idle_reader_busy_pct) |")
 	clocks+=" $(flavor_arch "$flavor") ($mode) $(get "$log" write_median_clock_ns),"
 	rows+=("| $(flavor_arch "$flavor") ($mode) | $(get "$log" write_median_simple_ns) |\
  $(get "$log" write_median_ring_buffer_ns) | $(get "$log" write_median_ratio) |\
@@ -166,6 +174,16 @@ if [ -n "$runs" ]; then
 	echo "| mode | hypercall | smaller buffers | larger buffers |"
 	echo "|---|---|---|---|"
 	printf '%s\n' "${hcalls[@]}"
+	echo
+	echo "Reader wake-up (suite reader-wake): from write_event's write() to the return of the read() that"
+	echo "gives the event, median / p90 / worst over 200 events 1-5 ms apart, guest us (thousands of"
+	echo "instructions in protected-icount), the reader blocked in read() or poll() of trace_pipe; then"
+	echo "the share of all CPUs busy on an idle machine for 5 s, without / with a reader blocked on the"
+	echo "hypervisor's trace_pipe (%)."
+	echo
+	echo "| mode | test, read() | test, poll() | hypervisor, read() | hypervisor, poll() | idle busy %, no reader / reader |"
+	echo "|---|---|---|---|---|---|"
+	printf '%s\n' "${wakes[@]}"
 fi
 [ -n "$anchor_runs" ] || exit 0
 # Mainline beside the series: row label, then the key of each number
@@ -179,11 +197,15 @@ anchor_rows=(
 	"guest MMIO exit, tracing off|exit_none_ns"
 	"guest MMIO exit, every event on|exit_all_ns"
 	"what every event on adds to a guest MMIO exit|exit_added_ns"
+	"trace_pipe reader woken after write_event, median, thousands (test remote)|wake_test_read_median_us"
+	"the same, hypervisor|wake_hypervisor_read_median_us"
+	"idle, a reader blocked on the hypervisor's trace_pipe: CPU busy (%)|wake_hypervisor_idle_reader_busy_pct"
+	"the same without a reader (%)|wake_hypervisor_idle_busy_pct"
 )
 for flavor in $anchor_runs; do
 	log=$LOGS/bench-mainline-$flavor.log
 	say "booting $anchor_mode ($flavor): $log"
-	boot_log $anchor_mode "$flavor" bench-mainline "$log"
+	boot_log $anchor_mode "$flavor" bench-mainline,reader-wake "$log"
 	grep -E '^TR-RESULT (FAIL|SKIP)' "$log" | sed 's/^/  /' >&2 || true
 	grep -qx TR-DONE "$log" || say "$flavor: the guest did not finish, see $log"
 done
