@@ -48,7 +48,7 @@ MAINLINE_SRC=$BUILD/mainline/linux-source-7.3
 # (suite perfetto-debian) and trace-cmd 3.4 (suite trace-cmd) and the
 # libraries they load, pinned (scripts/perfetto-fetch.sh: "PACKAGE VERSION
 # SHA-256" a line), unpacked with sid's own dynamic loader into $SID_ROOT:
-# the guest runs them from /opt/sid (sid_run in tests/guest/lib.sh).
+# the guest runs them from /opt/sid ($SID_RUN in tests/guest/lib.sh).
 SID_SUITE=sid
 SID_DEBS="perfetto 56.0-1 7bb627fbeb308b6bbf1853513c5184005391e76371cf5a04fb8a73d0e1e4144f
 trace-cmd 3.4-2 c2ef2dc95d1441bec1f74458f9ad8a8634c412258702e04905ca382d719c9c0b

@@ -6,9 +6,9 @@
 # modules, the ftrace selftests of the tree, tests/guest (init, lib.sh),
 # each suite's guest script as /tests/suites/NAME, mainline's
 # test.d/remotes and test remote (scripts/mainline-fetch.sh,
-# mainline-remote.sh), for arm64 kernels with UNIX sockets Debian sid's
-# Perfetto in /opt/perfetto-sid (scripts/perfetto-fetch.sh) and
-# $PERFETTO's binaries if set.  FLAVOR may be
+# mainline-remote.sh), for the series' arm64 kernels Debian sid's Perfetto
+# and trace-cmd in /opt/sid (scripts/perfetto-fetch.sh) and $PERFETTO's
+# binaries if set.  FLAVOR may be
 # ARCH-mainline: mainline's kernel and modules, the programs of the
 # series' ARCH build.
 set -eu
@@ -83,13 +83,13 @@ if [ -n "${PERFETTO:-}" ]; then
 	cp -a "$PERFETTO/perfetto" "$PERFETTO/traced" "$PERFETTO/traced_probes" \
 		"$stage/tests/perfetto/"
 fi
-# Debian sid's Perfetto, with its own loader and libraries (make deps,
-# scripts/perfetto-fetch.sh), for the suite perfetto-debian, where the
-# kernel has the UNIX sockets its daemons talk over (11 MB unpacked)
-if [ "$arch" = arm64 ] && grep -qx CONFIG_UNIX=y "$out/.config"; then
-	[ -d "$PERFETTO_SID/opt/bin" ] || die "$PERFETTO_SID/opt missing: run 'make deps'"
+# Debian sid's user space, with its own loader and libraries (make deps,
+# scripts/perfetto-fetch.sh), for the suites perfetto-debian and trace-cmd
+# (13 MB unpacked); mainline's kernel (ARCH-mainline) runs neither
+if [ "$arch" = arm64 ] && [ "${flavor%-mainline}" = "$flavor" ]; then
+	[ -d "$SID_ROOT/opt/bin" ] || die "$SID_ROOT/opt missing: run 'make deps'"
 	mkdir -p "$stage/opt"
-	cp -a "$PERFETTO_SID/opt" "$stage/opt/perfetto-sid"
+	cp -a "$SID_ROOT/opt" "$stage/opt/sid"
 fi
 cp -a "$bin/." "$stage/tests/bin/"
 cp -a "$st/ftrace" "$stage/tests/ftrace"

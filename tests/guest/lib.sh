@@ -201,10 +201,22 @@ write_ids() {
 # tracecmd_in DIR ARGS...: run trace-cmd ARGS with the remote DIR as its
 # tracing directory.  libtracefs takes the first tracefs mount in
 # /proc/mounts, so DIR is bind-mounted over /sys/kernel/tracing in a private
-# mount namespace (Documentation/trace/remotes.rst, "trace-cmd").
+# mount namespace (Documentation/trace/remotes.rst, "trace-cmd").  The
+# trace-cmd run is $TRACECMD: Debian 12's unless set (sid's: $SID_RUN
+# $SID/bin/trace-cmd).
 tracecmd_in() {
-	unshare -m sh -c 'mount -o bind "$0" /sys/kernel/tracing && exec trace-cmd "$@"' "$@"
+	TRACECMD=${TRACECMD:-trace-cmd} unshare -m \
+		sh -c 'mount -o bind "$0" /sys/kernel/tracing && exec $TRACECMD "$@"' "$@"
 }
+
+# Debian sid's user space in arm64 guests (make deps,
+# scripts/perfetto-fetch.sh): $SID_RUN $SID/bin/PROG ARGS... runs sid's
+# PROG through sid's own dynamic loader and libraries (sid's glibc is newer
+# than the guest's), its libtraceevent with sid's plugins (it loads those
+# of its compiled-in /usr/lib/aarch64-linux-gnu/traceevent/plugins,
+# Debian 12's here, then TRACEEVENT_PLUGIN_DIR's, which replace them).
+SID=/opt/sid
+SID_RUN="env TRACEEVENT_PLUGIN_DIR=$SID/lib/traceevent/plugins $SID/lib/ld-linux-aarch64.so.1 --library-path $SID/lib"
 
 # selftests_per_cpu N FILE: from each CPU c in turn, write the selftest
 # ids c*N+1 .. c*N+N to the remote's write_event FILE, one open file per
