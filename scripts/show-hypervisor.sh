@@ -2,7 +2,9 @@
 # show-hypervisor.sh MODE FLAVOR: make run.  Boot MODE and run the guest
 # suite of the same name: what the hypervisor does, from trace_pipe and from Debian's
 # trace-cmd.  The boot log is shown only when the guest fails; the
-# recording lands in build/out/hypervisor.dat.
+# recording lands in build/out/hypervisor.dat, and the lines after it say
+# how to read it, and how Perfetto's trace processor names the functions
+# of a Perfetto recording (scripts/perfetto-hyp-functions.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -28,4 +30,6 @@ for b in $("$TOP/scripts/blobs.sh" "$log" "$blobs"); do
 	echo "=== the recording: $OUT/hypervisor.dat"
 	echo "    trace-cmd report $OUT/hypervisor.dat    # $(trace-cmd report "$OUT/hypervisor.dat" 2>/dev/null | grep -c ': [a-z_]*:') events"
 	echo "    kernelshark $OUT/hypervisor.dat"
+	echo "    # a Perfetto trace's func/func_ret named by the traced kernel's /proc/kallsyms (docs/perfetto.md):"
+	echo "    trace_processor_shell query TRACE \"\$(scripts/perfetto-hyp-functions.sh KALLSYMS) select * from hyp_func\""
 done
