@@ -77,8 +77,8 @@ for arch in arm64 amd64; do
 done
 # 4. Mainline, pinned: its kselftests and test remote run on the series.
 "$TOP/scripts/mainline-fetch.sh"
-# 5. Debian sid's Perfetto for the arm64 guests, pinned (suite perfetto-debian).
-"$TOP/scripts/perfetto-fetch.sh"
+# 5. Debian sid's Perfetto and trace-cmd 3.4 for the arm64 guests, pinned.
+"$TOP/scripts/sid-fetch.sh"
 # 6. Debian trixie-backports' QEMU for the pKVM modes, pinned (tests/modes).
 "$TOP/scripts/qemu-fetch.sh"
 say "all dependencies present"

@@ -46,7 +46,7 @@ MAINLINE_SRC=$BUILD/mainline/linux-source-7.3
 
 # Debian sid's user space for arm64 guests, beside Debian 12's: Perfetto
 # (suite perfetto-debian) and trace-cmd 3.4 (suite trace-cmd) and the
-# libraries they load, pinned (scripts/perfetto-fetch.sh: "PACKAGE VERSION
+# libraries they load, pinned (scripts/sid-fetch.sh: "PACKAGE VERSION
 # SHA-256" a line), unpacked with sid's own dynamic loader into $SID_ROOT:
 # the guest runs them from /opt/sid ($SID_RUN in tests/guest/lib.sh).
 SID_SUITE=sid

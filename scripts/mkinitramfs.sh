@@ -7,7 +7,7 @@
 # each suite's guest script as /tests/suites/NAME, mainline's
 # test.d/remotes and test remote (scripts/mainline-fetch.sh,
 # mainline-remote.sh), for the series' arm64 kernels Debian sid's Perfetto
-# and trace-cmd in /opt/sid (scripts/perfetto-fetch.sh) and $PERFETTO's
+# and trace-cmd in /opt/sid (scripts/sid-fetch.sh) and $PERFETTO's
 # binaries if set.  FLAVOR may be
 # ARCH-mainline: mainline's kernel and modules, the programs of the
 # series' ARCH build.
@@ -84,7 +84,7 @@ if [ -n "${PERFETTO:-}" ]; then
 		"$stage/tests/perfetto/"
 fi
 # Debian sid's user space, with its own loader and libraries (make deps,
-# scripts/perfetto-fetch.sh), for the suites perfetto-debian and trace-cmd
+# scripts/sid-fetch.sh), for the suites perfetto-debian and trace-cmd
 # (13 MB unpacked); mainline's kernel (ARCH-mainline) runs neither
 if [ "$arch" = arm64 ] && [ "${flavor%-mainline}" = "$flavor" ]; then
 	[ -d "$SID_ROOT/opt/bin" ] || die "$SID_ROOT/opt missing: run 'make deps'"

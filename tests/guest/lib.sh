@@ -210,7 +210,7 @@ tracecmd_in() {
 }
 
 # Debian sid's user space in arm64 guests (make deps,
-# scripts/perfetto-fetch.sh): $SID_RUN $SID/bin/PROG ARGS... runs sid's
+# scripts/sid-fetch.sh): $SID_RUN $SID/bin/PROG ARGS... runs sid's
 # PROG through sid's own dynamic loader and libraries (sid's glibc is newer
 # than the guest's), its libtraceevent with sid's plugins (it loads those
 # of its compiled-in /usr/lib/aarch64-linux-gnu/traceevent/plugins,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# perfetto-fetch.sh: fetch Debian sid's user space for the arm64 guests,
+# sid-fetch.sh: fetch Debian sid's user space for the arm64 guests,
 # beside their Debian 12: perfetto (suite perfetto-debian), trace-cmd 3.4
 # (suite trace-cmd) and the libraries they load, at the versions and
 # SHA-256 pinned in scripts/lib.sh (SID_DEBS), with apt-get download
