@@ -43,7 +43,7 @@ anchor_mode=protected-icount anchor_runs=
 
 if [ -z "${NOBUILD:-}" ]; then
 	# shellcheck disable=SC2046
-	for flavor in $(printf '%s\n' ${runs//*:/} $anchor_runs | awk '!seen[$0]++'); do
+	for flavor in $(for run in $runs $anchor_runs; do echo "${run#*:}"; done | awk '!seen[$0]++'); do
 		build_guest "$flavor"
 	done
 fi
