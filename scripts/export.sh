@@ -40,21 +40,30 @@ mkdir -p "$dest"
 rm -f "$dest"/*.patch
 cp "$tmp"/*.patch "$dest/"
 # The series file: the patches in order, under the comment lines that
-# stood before the same patch number in the current series file (the
-# group headers, written by hand), which are kept.
+# stood before the same patch in the current series file (the group
+# headers, written by hand), which are kept.  A patch is known by its name
+# without its number, which inserting a patch shifts; by its number if its
+# name is new (a patch whose subject changed).
 old_series=$PATCHES/series
 [ -f "$old_series" ] || old_series=/dev/null
 (cd "$dest" && ls [0-9]*.patch | grep -v '^0000-') |
 	awk -v old="$old_series" '
+	function name(f) { sub(/^[0-9]+-/, "", f); return f }
 	BEGIN {
 		n = 0
 		while ((getline l < old) > 0) {
-			if (l ~ /^[0-9]+-.*\.patch$/) { n++; continue }
-			if (l ~ /^#/ || l == "") hdr[n + 1] = hdr[n + 1] l "\n"
+			if (l ~ /^[0-9]+-.*\.patch$/) {
+				n++
+				byname[name(l)] = h; bynum[n] = h; h = ""
+				continue
+			}
+			if (l ~ /^#/ || l == "") h = h l "\n"
 		}
-		if (!(1 in hdr)) hdr[1] = "# The trace-remotes series, in the order git am applies it.\n"
+		if (n == 0) bynum[1] = "# The trace-remotes series, in the order git am applies it.\n"
 	}
-	{ i++; printf "%s", hdr[i]; print }' > "$tmp/series"
+	{ i++; f = name($0) }
+	f in byname { printf "%s", byname[f]; print; next }
+	{ printf "%s", bynum[i]; print }' > "$tmp/series"
 mv "$tmp/series" "$dest/series"
 if [ "$dest" = "$PATCHES" ]; then
 	# The tree now is what patches/ describes: tree.sh need not reapply.
