@@ -5,9 +5,9 @@
  * Perfetto's host tools do, and print them in the format of a remote's
  * trace file, merged by time stamp:
  *
- *   raw-check -p PAGE_SIZE EVENTS_DIR CPU=FILE...
+ *   raw-check [-n] -p PAGE_SIZE EVENTS_DIR CPU=FILE...
  *
- *   [CPU]\tSECS.USECS: EVENT INFO
+ *   [CPU]\tSECS.USECS: EVENT INFO	(SECS.NSECS with -n)
  *   CPU:N [LOST M EVENTS]		(before the first event after a loss)
  *
  * EVENTS_DIR is a copy of the remote's events/ (header_page and
@@ -168,11 +168,16 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	struct tep_handle *tep = tep_alloc();
-	int page_size, i;
+	int page_size, i, ns = 0;
 	long n;
 
+	if (argc > 1 && !strcmp(argv[1], "-n")) {
+		ns = 1;
+		argc--;
+		argv++;
+	}
 	if (argc < 4 || strcmp(argv[1], "-p")) {
-		fprintf(stderr, "usage: raw-check -p PAGE_SIZE EVENTS_DIR CPU=FILE...\n");
+		fprintf(stderr, "usage: raw-check [-n] -p PAGE_SIZE EVENTS_DIR CPU=FILE...\n");
 		return 2;
 	}
 	page_size = atoi(argv[2]);
@@ -196,8 +201,12 @@ int main(int argc, char **argv)
 			printf("CPU:%d [LOST %lld EVENTS]\n", recs[n].cpu, recs[n].lost);
 		else if (recs[n].lost < 0)
 			printf("CPU:%d [LOST EVENTS]\n", recs[n].cpu);
-		printf("[%03d]\t%5llu.%06llu: %s\n", recs[n].cpu, recs[n].ts / 1000000000,
-		       recs[n].ts % 1000000000 / 1000, recs[n].text);
+		if (ns)
+			printf("[%03d]\t%5llu.%09llu: %s\n", recs[n].cpu, recs[n].ts / 1000000000,
+			       recs[n].ts % 1000000000, recs[n].text);
+		else
+			printf("[%03d]\t%5llu.%06llu: %s\n", recs[n].cpu, recs[n].ts / 1000000000,
+			       recs[n].ts % 1000000000 / 1000, recs[n].text);
 	}
 	tep_free(tep);
 	return failed;
