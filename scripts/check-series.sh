@@ -2,13 +2,15 @@
 # check-series.sh: the slow checks of the series.  Every patch builds on its
 # own for arm64 (bisectable); the C files the series touches get no new W=1
 # or sparse (C=2) warnings against the base; they build with clang (LLVM=1)
-# without warnings; the documentation checks of docs-check.sh pass.
+# and, those outside arch/, for x86_64 without warnings; the documentation
+# checks of docs-check.sh pass.
 # The bisect walks the series backwards from the tip in the configuration
 # make check builds (BISECT_FLAVOR, default arm64-debug): the tip costs
 # nothing once make check has built it (seed), else ccache hits, and every
 # other patch what changed since the next one.  The
 # base is not built whole, only the touched files for their warnings.
-# clang and the documentation checks run beside the bisect, niced below it.
+# clang, x86_64 and the documentation checks run beside the bisect, niced
+# below it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -80,35 +82,42 @@ warnings_at() {
 # mkinitramfs.sh with -Wall -Werror.
 files=$(git -C "$TREE" diff --name-only "$BASE_TAG"..series -- '*.c' ':!tools/')
 
-# clang_check: the objects of the touched files and, if the hypervisor's
-# are among them, its object kvm_nvhe.o (every EL2 file, linked and
-# checked) build with LLVM=1 without warnings; a whole clang kernel costs
-# as much as the rest of the series checks.
-clang_check() {
-	local targets clog=$LOGS/build-arm64-clang.log rc
+# objects_check NAME FLAVOR OUT [VAR=VALUE...]: the objects of the touched
+# files that FLAVOR's architecture builds (for x86_64 those outside arch/)
+# and, if the hypervisor's are among them, its object kvm_nvhe.o (every
+# EL2 file, linked and checked), build without warnings; a whole kernel
+# costs as much as the rest of the series checks.  Run as clang (LLVM=1)
+# and as x86_64, the architecture make check no longer boots.
+objects_check() {
+	local name=$1 flavor=$2 out=$3 targets log=$LOGS/build-$1.log rc
+	shift 3
 	targets=$(for f in $files; do
-		case $f in
-		arch/arm64/kvm/hyp/nvhe/*) echo arch/arm64/kvm/hyp/nvhe/kvm_nvhe.o ;;
+		case $flavor,$f in
+		arm64*,arch/arm64/kvm/hyp/nvhe/*) echo arch/arm64/kvm/hyp/nvhe/kvm_nvhe.o ;;
+		arm64*,*) echo "${f%.c}.o" ;;
+		*,arch/*) ;;
 		*) echo "${f%.c}.o" ;;
 		esac
 	done | sort -u | tr '\n' ' ')
 	mkdir -p "$LOGS"
 	step_start
-	LLVM=1 KTARGETS="$targets" "$TOP/scripts/build-kernel.sh" arm64 "$TREE" "$OUT/arm64-clang" > "$clog" 2>&1 && rc=0 || rc=$?
+	if [ -n "$targets" ]; then
+		env "$@" KTARGETS="$targets" "$TOP/scripts/build-kernel.sh" "$flavor" "$TREE" "$out" > "$log" 2>&1 && rc=0 || rc=$?
+	fi
 	step_end
-	timed build series clang "$STEP_WALL" "$STEP_CPU"
-	if [ -z "$files" ]; then
-		result SKIP "clang: the series touches no C file yet"
+	timed build series "$name" "$STEP_WALL" "$STEP_CPU"
+	if [ -z "$targets" ]; then
+		result SKIP "$name: the series touches no C file $flavor builds yet"
 	elif [ "$rc" = 0 ]; then
-		if grep -F "$files" "$clog" | grep -q warning; then
-			result FAIL "clang: warnings in touched files (see $clog)"
-			grep -A3 warning "$clog" | head -n 40
+		if grep -F "$files" "$log" | grep -q warning; then
+			result FAIL "$name: warnings in touched files (see $log)"
+			grep -A3 warning "$log" | head -n 40
 		else
-			result PASS "clang: $(wc -w <<<"$targets") objects of the touched files build with LLVM=1, no warning"
+			result PASS "$name: $(wc -w <<<"$targets") objects of the touched files build for $flavor${1:+ with $*}, no warning"
 		fi
 	else
-		result FAIL "clang: the touched files do not build with LLVM=1 (see $clog)"
-		tail -n 20 "$clog"
+		result FAIL "$name: the touched files do not build for $flavor${1:+ with $*} (see $log)"
+		tail -n 20 "$log"
 	fi
 }
 # bisect_check: the bisect, then the base's warnings against the tip's.
@@ -167,14 +176,15 @@ bisect_check() {
 	fi
 }
 
-# clang and the documentation need neither the worktree nor its objects:
+# clang, x86_64 and the documentation need neither the worktree nor its objects:
 # they run beside the bisect, 9 nice levels below it, in what its relinks
 # leave idle.  Each runs in a subshell of its own, so that a step's CPU
 # time counts its own processes.
 mkdir -p "$BUILD/bisect"
 {
 	renice -n $(($(nice) + 9)) -p "$BASHPID" > /dev/null
-	clang_check
+	objects_check clang arm64 "$OUT/arm64-clang" LLVM=1
+	objects_check x86_64 x86_64-debug "$OUT/x86_64-debug"
 	"$TOP/scripts/docs-check.sh"
 } > "$BUILD/bisect/side.out" 2>&1 &
 side=$!
