@@ -42,8 +42,9 @@ cp "$tmp"/*.patch "$dest/"
 # The series file: the patches in order, under the comment lines that
 # stood before the same patch in the current series file (the group
 # headers, written by hand), which are kept.  A patch is known by its name
-# without its number, which inserting a patch shifts; by its number if its
-# name is new (a patch whose subject changed).
+# without its number, which inserting a patch shifts; a patch whose name
+# is new (its subject changed) takes, by its number, the header of an old
+# patch that is gone, so that no header is printed twice.
 old_series=$PATCHES/series
 [ -f "$old_series" ] || old_series=/dev/null
 (cd "$dest" && ls [0-9]*.patch | grep -v '^0000-') |
@@ -54,16 +55,24 @@ old_series=$PATCHES/series
 		while ((getline l < old) > 0) {
 			if (l ~ /^[0-9]+-.*\.patch$/) {
 				n++
-				byname[name(l)] = h; bynum[n] = h; h = ""
+				oldname[n] = name(l); byname[name(l)] = h; hdr[n] = h; h = ""
 				continue
 			}
 			if (l ~ /^#/ || l == "") h = h l "\n"
 		}
-		if (n == 0) bynum[1] = "# The trace-remotes series, in the order git am applies it.\n"
+		if (n == 0) hdr[1] = "# The trace-remotes series, in the order git am applies it.\n"
 	}
-	{ i++; f = name($0) }
-	f in byname { printf "%s", byname[f]; print; next }
-	{ printf "%s", bynum[i]; print }' > "$tmp/series"
+	{ new[++m] = $0; kept[name($0)] = 1 }
+	END {
+		for (i = 1; i <= m; i++) {
+			f = name(new[i])
+			if (f in byname)
+				printf "%s", byname[f]
+			else if ((i in hdr) && !(oldname[i] in kept))
+				printf "%s", hdr[i]
+			print new[i]
+		}
+	}' > "$tmp/series"
 mv "$tmp/series" "$dest/series"
 if [ "$dest" = "$PATCHES" ]; then
 	# The tree now is what patches/ describes: tree.sh need not reapply.
