@@ -2,7 +2,9 @@
 # scope-check.sh REPO BASE: every commit of BASE..HEAD in REPO touches only
 # the paths its subject prefix owns (tests/scopes), and removes no line
 # that an earlier commit of the range added, unless its subject says it
-# reworks them ("Fix", "Rework", "Move", "Rename", "Split" after the prefix).
+# reworks them ("Fix", "Rework", "Move", "Rename", "Split" after the prefix)
+# or its message names, by subject, each earlier commit whose lines it
+# changes (a feature that extends them says so; a fix is a fixup).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -29,13 +31,15 @@ for c in $series; do
 	# an earlier commit of the range wrote.
 	rework=0
 	[[ ${subject#"$prefix": } =~ ^(Fix|Rework|Move|Rename|Split)\  ]] && rework=1
+	body=$(git -C "$repo" log -1 --format=%b "$c" | tr '\n' ' ' | tr -s ' ')
 	redone=$(git -C "$repo" diff -U0 "$c^" "$c" | awk '
 		/^--- a\// { f = substr($0, 7) }
 		/^@@ / { split($2, a, ","); s = substr(a[1], 2); n = (a[2] == "" ? 1 : a[2])
 			 if (n > 0) print f, s, s + n - 1 }' | while read -r f s e; do
 		git -C "$repo" blame -s -l -L "$s,$e" "$c^" -- "$f" | while read -r sha _; do
-			grep -qx "$sha" <<<"$series" &&
-				echo "$f:$s-$e ($(git -C "$repo" log -1 --format=%s "$sha"))"
+			grep -qx "$sha" <<<"$series" || continue
+			named=$(git -C "$repo" log -1 --format=%s "$sha")
+			grep -qF "\"$named\"" <<<"$body" || echo "$f:$s-$e ($named)"
 		done
 	done | sort -u)
 	if [ -n "$bad" ]; then
