@@ -115,7 +115,8 @@ for run in $runs; do
  $(per "$(get "$log" raw_read_remote_bytes)" "$(get "$log" raw_events)") vs\
  $(per "$(get "$log" raw_read_top_bytes)" "$(get "$log" raw_events)") |\
  $(get "$log" raw_read_remote_mb_s) vs $(get "$log" raw_read_top_mb_s) | $(get "$log" raw_read_ratio) |\
- $(get "$log" raw_splice_remote_mb_s) vs $(get "$log" raw_splice_top_mb_s) | $(get "$log" raw_splice_ratio) |")
+ $(get "$log" raw_splice_remote_mb_s) vs $(get "$log" raw_splice_top_mb_s) | $(get "$log" raw_splice_ratio) |\
+ $(get "$log" raw_mmap_remote_mb_s) vs $(get "$log" raw_mmap_top_mb_s) | $(get "$log" raw_mmap_ratio) |")
 done
 
 if [ -n "$runs" ]; then
@@ -128,12 +129,12 @@ if [ -n "$runs" ]; then
 	echo "|---|---|---|---|---|---|"
 	printf '%s\n' "${rows[@]}"
 	echo
-	echo "Raw read: MB/s of page data draining per_cpu/cpu0/trace_pipe_raw, remote (remotes/test, selftest events)"
+	echo "Raw read: MB/s of page data draining per_cpu/cpu0/trace_pipe_raw (read(), splice(), or mapped: GET_READER a page), remote (remotes/test, selftest events)"
 	echo "vs top-level (trace_marker_raw records of 8 bytes), the same number of events, median of the repetitions;"
 	echo "ratio = remote / top-level (goal >= 0.9)."
 	echo
-	echo "| arch | bytes/event in the pages, remote vs top-level | read() MB/s remote vs top-level | ratio | splice() MB/s remote vs top-level | ratio |"
-	echo "|---|---|---|---|---|---|"
+	echo "| arch | bytes/event in the pages, remote vs top-level | read() MB/s remote vs top-level | ratio | splice() MB/s remote vs top-level | ratio | mmap MB/s remote vs top-level | ratio |"
+	echo "|---|---|---|---|---|---|---|---|"
 	printf '%s\n' "${raw[@]}"
 	echo
 	echo "trace_clock_local() alone, ns/call, included in both write costs:${clocks%,}"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench-raw fill FILE N text|raw
- * bench-raw read|splice FILE PAGE_SIZE
+ * bench-raw read|splice|mmap FILE PAGE_SIZE
  *
  * fill: write N events to FILE, one write() each: the decimal numbers 1..N
  * ("text", remotes/test/write_event), or trace_marker_raw records of a
@@ -11,7 +11,8 @@
  * a time until it has nothing more, with read() into a buffer, or with
  * splice() into a pipe and read() from the pipe (as trace-cmd moves pages;
  * the read from the pipe gets the page header, the same copy on both
- * sides), and print
+ * sides), or mapped, a TRACE_MMAP_IOCTL_GET_READER a page, the page read
+ * where it is (as libtracefs' mapped reader does), and print
  *
  *   raw <how> <pages> pages <bytes> bytes <ns> ns/page
  *
@@ -27,6 +28,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include <linux/trace_mmap.h>
 
 #define COMMIT_SIZE_MASK	((1ULL << 30) - 1)	/* below RB_MISSED_* */
 
@@ -143,15 +148,80 @@ static int drain(const char *how, const char *file, size_t page)
 	return 0;
 }
 
+/*
+ * The mapped reader: GET_READER until two in a row give no new reader page
+ * (tracing is stopped). A page is delivered once it is the reader page;
+ * as with read(), what a parser then does with it is not timed.
+ */
+static int drain_mapped(const char *file)
+{
+	unsigned long long t0, t1, pages = 0, bytes = 0;
+	struct trace_buffer_meta *meta;
+	unsigned int id = -1, idle = 0;
+	const char *data;
+	int fd;
+
+	fd = open(file, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		perror(file);
+		return 1;
+	}
+	meta = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	if (meta == MAP_FAILED) {
+		fprintf(stderr, "%s: mmap: %s\n", file, strerror(errno));
+		return 1;
+	}
+	data = mmap(NULL, (size_t)meta->subbuf_size * meta->nr_subbufs, PROT_READ,
+		    MAP_SHARED, fd, meta->meta_page_size);
+	if (data == MAP_FAILED) {
+		fprintf(stderr, "%s: mmap of the sub-buffers: %s\n", file, strerror(errno));
+		return 1;
+	}
+	t0 = now_ns();
+	while (idle < 2) {
+		const char *page;
+		uint64_t commit;
+
+		if (ioctl(fd, TRACE_MMAP_IOCTL_GET_READER) < 0) {
+			fprintf(stderr, "%s: GET_READER: %s\n", file, strerror(errno));
+			return 1;
+		}
+		if (meta->reader.id == id) {
+			idle++;
+			continue;
+		}
+		idle = 0;
+		id = meta->reader.id;
+		page = data + (size_t)id * meta->subbuf_size;
+		memcpy(&commit, page + 8, sizeof(commit));
+		commit &= COMMIT_SIZE_MASK;
+		if (!commit || commit > meta->subbuf_size - 16)
+			continue;
+		bytes += commit;
+		pages++;
+	}
+	t1 = now_ns();
+	close(fd);
+	if (!pages) {
+		fprintf(stderr, "%s: nothing to read\n", file);
+		return 1;
+	}
+	printf("raw mmap %llu pages %llu bytes %llu ns/page\n", pages, bytes,
+	       (t1 - t0) / pages);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "fill") && atol(argv[3]) > 0 &&
 	    (!strcmp(argv[4], "text") || !strcmp(argv[4], "raw")))
 		return fill(argv[2], atol(argv[3]), !strcmp(argv[4], "raw"));
+	if (argc == 4 && !strcmp(argv[1], "mmap"))
+		return drain_mapped(argv[2]);
 	if (argc == 4 && (!strcmp(argv[1], "read") || !strcmp(argv[1], "splice")) &&
 	    atol(argv[3]) > 16)
 		return drain(argv[1], argv[2], atol(argv[3]));
 	fprintf(stderr, "usage: %s fill FILE N text|raw\n"
-		"       %s read|splice FILE PAGE_SIZE\n", argv[0], argv[0]);
+		"       %s read|splice|mmap FILE PAGE_SIZE\n", argv[0], argv[0]);
 	return 2;
 }

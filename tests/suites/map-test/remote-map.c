@@ -20,6 +20,12 @@
  *   hostile  with DIR/scribble breaking the writer's pages, GET_READER and
  *            a defensive parse of the mapping go on (the kernel's checks
  *            are for its own readers; user space bounds what it reads);
+ *   race     for 3 s, a mapping reads (GET_READER) while the CPU's events
+ *            are written, read() from another descriptor, printed by
+ *            trace_pipe and reset, other mappings come and go and the CPU
+ *            goes offline and back (CPU must not be 0); then
+ *            the meta-page counts no more events read than written (the
+ *            boot's checks catch a splat);
  *   hold     map, close the file, print "mapped" and sleep until killed.
  *
  * Exits 1 with a message at the first departure.
@@ -34,6 +40,9 @@
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/trace_mmap.h>
@@ -199,6 +208,8 @@ static long parse(struct map *m, void (*fn)(uint64_t id))
  * reader page (the kernel's own buffers do the same): the next one swaps.
  * Two in a row that give nothing new: all is read.
  */
+static int writer_busy;	/* a writer that never stops: drain() need not end */
+
 static void drain(struct map *m, void (*fn)(uint64_t id))
 {
 	unsigned int pos, i, idle = 0;
@@ -220,7 +231,8 @@ static void drain(struct map *m, void (*fn)(uint64_t id))
 		else if (++idle == 2)
 			return;
 	}
-	die("GET_READER gave pages without end");
+	if (!writer_busy)
+		die("GET_READER gave pages without end");
 }
 
 static uint64_t next_id;
@@ -390,6 +402,122 @@ static void case_hostile(int cpu)
 	write_file("trace", "", O_TRUNC);
 }
 
+/* A child that runs fn() until the parent kills it */
+static pid_t child(void (*fn)(int cpu), int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!pid) {
+		for (;;)
+			fn(cpu);
+	}
+	return pid;
+}
+
+static void race_write(int cpu)
+{
+	write_ids(1, 50);
+}
+
+static void race_read(int cpu)
+{
+	char path[512], buf[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		die("open %s: %s", path, strerror(errno));
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+static void race_pipe(int cpu)
+{
+	char path[512], buf[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe", dir, cpu);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		die("open %s: %s", path, strerror(errno));
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
+}
+
+static void race_reset(int cpu)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "per_cpu/cpu%d/trace", cpu);
+	write_file(name, "", O_TRUNC);
+	usleep(20000);
+}
+
+static void race_hotplug(int cpu)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("open %s: %s", path, strerror(errno));
+	if (write(fd, "0", 1) != 1 || (usleep(50000), write(fd, "1", 1)) != 1)
+		die("%s: %s", path, strerror(errno));
+	close(fd);
+	usleep(50000);
+}
+
+static void race_remap(int cpu)
+{
+	struct map m;
+
+	if (map_open(&m, cpu, 0))
+		die("mmap: %s", strerror(errno));
+	drain(&m, ignore);
+	map_close(&m);
+}
+
+static void case_race(int cpu)
+{
+	void (*fns[])(int) = {
+		race_write, race_read, race_pipe, race_reset, race_remap, race_hotplug,
+	};
+	pid_t pids[sizeof(fns) / sizeof(fns[0])];
+	unsigned int i;
+	struct map m;
+	time_t end;
+
+	start();
+	if (map_open(&m, cpu, 0))
+		die("mmap: %s", strerror(errno));
+	writer_busy = 1;
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		pids[i] = child(fns[i], cpu);
+	for (end = time(NULL) + 3; time(NULL) < end;)
+		drain(&m, ignore);
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		int status;
+
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], &status, 0);
+		/* Each ran until killed: none failed on its way */
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+			die("racer %u stopped before the end (status %#x)", i, status);
+	}
+	drain(&m, ignore);
+	if (m.meta->read > m.meta->entries)
+		die("meta-page: %llu read of %llu entries",
+		    (unsigned long long)m.meta->read, (unsigned long long)m.meta->entries);
+	map_close(&m);
+	write_file("trace", "", O_TRUNC);
+}
+
 static void case_hold(int cpu)
 {
 	struct map m;
@@ -422,6 +550,8 @@ int main(int argc, char **argv)
 		case_unload(cpu);
 	else if (!strcmp(what, "hostile"))
 		case_hostile(cpu);
+	else if (!strcmp(what, "race"))
+		case_race(cpu);
 	else if (!strcmp(what, "hold"))
 		case_hold(cpu);
 	else
