@@ -1,7 +1,9 @@
 #!/bin/bash
 # sid-fetch.sh: fetch Debian sid's user space for the arm64 guests,
 # beside their Debian 12: perfetto (suite perfetto-debian), trace-cmd 3.4
-# (suite trace-cmd) and the libraries they load, at the versions and
+# (suite trace-cmd), libtracefs 1.8.3 for its mapped reader (suite
+# map-test; its headers and libtraceevent's in $SID_ROOT/include) and the
+# libraries they load, at the versions and
 # SHA-256 pinned in scripts/lib.sh (SID_DEBS), with apt-get download
 # against a sources list, lists and cache of the harness's own in
 # build/apt-sid (the machine's apt configuration is left alone), and lay
@@ -37,6 +39,11 @@ cp "$root/usr/bin/perfetto" "$root/usr/sbin/traced" "$root/usr/sbin/traced_probe
 	"$root/usr/bin/trace-cmd" "$opt/bin/"
 cp "$root/usr/lib/perfetto/libperfetto.so" "$opt/lib/"
 cp -L "$lib/ld-linux-aarch64.so.1" "$opt/lib/"
+# The headers of libtracefs and libtraceevent, for the test programs built
+# against them (mkinitramfs.sh), not for the guest
+rm -rf "$SID_ROOT/include"
+mkdir -p "$SID_ROOT/include"
+cp -a "$root/usr/include/tracefs" "$root/usr/include/traceevent" "$SID_ROOT/include/"
 cp -a "$lib/traceevent/plugins" "$opt/lib/traceevent/"
 libs_copy aarch64-linux-gnu-readelf "$lib" "$opt/lib" \
 	"$opt"/bin/* "$opt/lib/libperfetto.so" "$opt"/lib/traceevent/plugins/*.so
