@@ -43,6 +43,18 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* The result line of a drain, or an error if it got nothing */
+static int report(const char *how, const char *file, unsigned long long pages,
+		  unsigned long long bytes, unsigned long long ns)
+{
+	if (!pages) {
+		fprintf(stderr, "%s: nothing to read\n", file);
+		return 1;
+	}
+	printf("raw %s %llu pages %llu bytes %llu ns/page\n", how, pages, bytes, ns / pages);
+	return 0;
+}
+
 static int fill(const char *file, long n, int raw)
 {
 	char buf[32];
@@ -100,7 +112,7 @@ static ssize_t get_page(int fd, int splice_it, int *pipefd, char *buf, size_t pa
 
 static int drain(const char *how, const char *file, size_t page)
 {
-	unsigned long long t0, t1, pages = 0, bytes = 0;
+	unsigned long long t0, pages = 0, bytes = 0;
 	int splice_it = !strcmp(how, "splice");
 	int pipefd[2];
 	char *buf;
@@ -137,15 +149,8 @@ static int drain(const char *how, const char *file, size_t page)
 		bytes += commit & COMMIT_SIZE_MASK;
 		pages++;
 	}
-	t1 = now_ns();
 	close(fd);
-	if (!pages) {
-		fprintf(stderr, "%s: nothing to read\n", file);
-		return 1;
-	}
-	printf("raw %s %llu pages %llu bytes %llu ns/page\n", how, pages, bytes,
-	       (t1 - t0) / pages);
-	return 0;
+	return report(how, file, pages, bytes, now_ns() - t0);
 }
 
 /*
@@ -155,7 +160,7 @@ static int drain(const char *how, const char *file, size_t page)
  */
 static int drain_mapped(const char *file)
 {
-	unsigned long long t0, t1, pages = 0, bytes = 0;
+	unsigned long long t0, pages = 0, bytes = 0;
 	struct trace_buffer_meta *meta;
 	unsigned int id = -1, idle = 0;
 	const char *data;
@@ -200,15 +205,8 @@ static int drain_mapped(const char *file)
 		bytes += commit;
 		pages++;
 	}
-	t1 = now_ns();
 	close(fd);
-	if (!pages) {
-		fprintf(stderr, "%s: nothing to read\n", file);
-		return 1;
-	}
-	printf("raw mmap %llu pages %llu bytes %llu ns/page\n", pages, bytes,
-	       (t1 - t0) / pages);
-	return 0;
+	return report("mmap", file, pages, bytes, now_ns() - t0);
 }
 
 int main(int argc, char **argv)

@@ -47,6 +47,8 @@
 
 #include <linux/trace_mmap.h>
 
+#include "selftest-ids.h"
+
 #define PAGE_HDR	16	/* u64 time stamp, long commit (64-bit) */
 #define TYPE_PADDING	29
 #define TYPE_EXTEND	30
@@ -81,19 +83,8 @@ static void write_file(const char *name, const char *val, int flags)
 
 static void write_ids(unsigned long first, unsigned long n)
 {
-	char path[512], buf[32];
-	int fd, len;
-
-	snprintf(path, sizeof(path), "%s/write_event", dir);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		die("open write_event: %s", strerror(errno));
-	for (; n; n--, first++) {
-		len = snprintf(buf, sizeof(buf), "%lu", first);
-		if (write(fd, buf, len) != len)
-			die("write_event %lu: %s", first, strerror(errno));
-	}
-	close(fd);
+	if (selftest_ids(dir, first, n))
+		die("write_event from %lu: %s", first, strerror(errno));
 }
 
 /* The offset of "id" in the selftest event, from its format file */
@@ -123,12 +114,12 @@ struct map {
 	unsigned int pos;
 };
 
-static int map_open(struct map *m, int cpu, int flags)
+static int map_open(struct map *m, int cpu)
 {
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
-	m->fd = open(path, O_RDONLY | O_NONBLOCK | flags);
+	m->fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (m->fd < 0)
 		die("open %s: %s", path, strerror(errno));
 	m->meta = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, m->fd, 0);
@@ -142,6 +133,12 @@ static int map_open(struct map *m, int cpu, int flags)
 	m->id = m->meta->reader.id;
 	m->pos = m->meta->reader.read;
 	return 0;
+}
+
+static void map_or_die(struct map *m, int cpu)
+{
+	if (map_open(m, cpu))
+		die("mmap: %s", strerror(errno));
 }
 
 static void map_close(struct map *m)
@@ -249,6 +246,18 @@ static void ignore(uint64_t id)
 {
 }
 
+/* Write ids first..first+n-1 and read them through @m, each once, in order */
+static void expect_ids(struct map *m, unsigned long first, unsigned long n,
+		       const char *when)
+{
+	write_ids(first, n);
+	next_id = first;
+	drain(m, expect_next);
+	if (next_id != first + n)
+		die("%s: read ids %lu to %llu of %lu to %lu", when, first,
+		    (unsigned long long)next_id - 1, first, first + n - 1);
+}
+
 static void start(void)
 {
 	write_file("tracing_on", "0", 0);
@@ -256,22 +265,17 @@ static void start(void)
 	write_file("tracing_on", "1", 0);
 }
 
-static void case_once(int cpu, unsigned long total)
+static unsigned long total = 2000;	/* once's N */
+
+static void case_once(int cpu)
 {
 	unsigned long batch = 40, done;
 	struct map m;
 
 	start();
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
-	next_id = 1;
-	for (done = 0; done < total; done += batch) {
-		write_ids(done + 1, batch);
-		drain(&m, expect_next);
-		if (next_id != done + batch + 1)
-			die("after ids up to %lu, read up to %llu", done + batch,
-			    (unsigned long long)next_id - 1);
-	}
+	map_or_die(&m, cpu);
+	for (done = 0; done < total; done += batch)
+		expect_ids(&m, done + 1, batch, "a batch");
 	if (m.meta->entries != total || m.meta->read != total || m.meta->overrun)
 		die("meta-page: entries %llu read %llu overrun %llu, want %lu %lu 0",
 		    (unsigned long long)m.meta->entries, (unsigned long long)m.meta->read,
@@ -284,8 +288,7 @@ static void case_reset(int cpu)
 	struct map m;
 
 	start();
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	write_ids(1, 10);
 	drain(&m, ignore);
 	write_ids(11, 10);
@@ -296,12 +299,7 @@ static void case_reset(int cpu)
 		    (unsigned long long)m.meta->read, m.meta->reader.read);
 	m.id = m.meta->reader.id;
 	m.pos = 0;
-	write_ids(21, 5);
-	next_id = 21;
-	drain(&m, expect_next);
-	if (next_id != 26)
-		die("after the reset, read up to id %llu of 25",
-		    (unsigned long long)next_id - 1);
+	expect_ids(&m, 21, 5, "after the reset");
 	map_close(&m);
 }
 
@@ -321,8 +319,7 @@ static void case_refuse(int cpu)
 	void *p;
 
 	start();
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	len = m.data_len;
 	/* root opens it for writing too: the ring buffer refuses, not the VFS */
 	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
@@ -343,17 +340,11 @@ static void case_refuse(int cpu)
 	refused("offset past the end", mmap(NULL, psz, PROT_READ, MAP_SHARED, m.fd, len + psz), EINVAL);
 	if (!munmap(m.data + psz, psz) || errno != EINVAL)
 		die("munmap of a part: %s", strerror(errno));
-	write_ids(1, 10);
-	next_id = 1;
-	drain(&m, expect_next);
-	if (next_id != 11)
-		die("after the refusals, read up to id %llu of 10",
-		    (unsigned long long)next_id - 1);
+	expect_ids(&m, 1, 10, "after the refusals");
 	map_close(&m);
 
 	/* A file that is not mapped has no reader page to give */
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	p = m.meta;
 	munmap(m.data, m.data_len);
 	munmap(p, psz);
@@ -367,8 +358,7 @@ static void case_unload(int cpu)
 	struct map m;
 
 	start();
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	write_ids(1, 10);
 	close(m.fd);
 	m.fd = -1;
@@ -391,8 +381,7 @@ static void case_hostile(int cpu)
 	int i;
 
 	start();
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	for (i = 0; i < 200; i++) {
 		write_ids(i * 8 + 1, 8);
 		write_file("scribble", "1", 0);
@@ -421,12 +410,13 @@ static void race_write(int cpu)
 	write_ids(1, 50);
 }
 
-static void race_read(int cpu)
+/* Consume what per_cpu/cpuCPU/NAME has, without blocking */
+static void race_consume(int cpu, const char *name)
 {
 	char path[512], buf[4096];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/%s", dir, cpu, name);
 	fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)
 		die("open %s: %s", path, strerror(errno));
@@ -435,18 +425,14 @@ static void race_read(int cpu)
 	close(fd);
 }
 
+static void race_read(int cpu)
+{
+	race_consume(cpu, "trace_pipe_raw");
+}
+
 static void race_pipe(int cpu)
 {
-	char path[512], buf[4096];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe", dir, cpu);
-	fd = open(path, O_RDONLY | O_NONBLOCK);
-	if (fd < 0)
-		die("open %s: %s", path, strerror(errno));
-	while (read(fd, buf, sizeof(buf)) > 0)
-		;
-	close(fd);
+	race_consume(cpu, "trace_pipe");
 }
 
 static void race_reset(int cpu)
@@ -477,8 +463,7 @@ static void race_remap(int cpu)
 {
 	struct map m;
 
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	drain(&m, ignore);
 	map_close(&m);
 }
@@ -494,8 +479,7 @@ static void case_race(int cpu)
 	time_t end;
 
 	start();
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	writer_busy = 1;
 	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 		pids[i] = child(fns[i], cpu);
@@ -522,8 +506,7 @@ static void case_hold(int cpu)
 {
 	struct map m;
 
-	if (map_open(&m, cpu, 0))
-		die("mmap: %s", strerror(errno));
+	map_or_die(&m, cpu);
 	close(m.fd);
 	printf("mapped\n");
 	fflush(stdout);
@@ -531,30 +514,36 @@ static void case_hold(int cpu)
 		pause();
 }
 
+static const struct {
+	const char *name;
+	void (*fn)(int cpu);
+} cases[] = {
+	{ "once", case_once },
+	{ "reset", case_reset },
+	{ "refuse", case_refuse },
+	{ "unload", case_unload },
+	{ "hostile", case_hostile },
+	{ "race", case_race },
+	{ "hold", case_hold },
+};
+
 int main(int argc, char **argv)
 {
-	int cpu = sched_getcpu();
+	unsigned int i;
 
 	if (argc < 4)
 		die("usage: remote-map DIR FORMAT CASE [N]");
 	dir = argv[1];
 	what = argv[3];
 	read_format(argv[2]);
-	if (!strcmp(what, "once"))
-		case_once(cpu, argc > 4 ? strtoul(argv[4], NULL, 0) : 2000);
-	else if (!strcmp(what, "reset"))
-		case_reset(cpu);
-	else if (!strcmp(what, "refuse"))
-		case_refuse(cpu);
-	else if (!strcmp(what, "unload"))
-		case_unload(cpu);
-	else if (!strcmp(what, "hostile"))
-		case_hostile(cpu);
-	else if (!strcmp(what, "race"))
-		case_race(cpu);
-	else if (!strcmp(what, "hold"))
-		case_hold(cpu);
-	else
-		die("unknown case");
-	return 0;
+	if (argc > 4)
+		total = strtoul(argv[4], NULL, 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (!strcmp(what, cases[i].name)) {
+			cases[i].fn(sched_getcpu());
+			return 0;
+		}
+	}
+	die("unknown case");
+	return 1;
 }

@@ -24,6 +24,8 @@
 
 #include <tracefs.h>
 
+#include "../selftest-ids.h"
+
 static const char *dir;
 
 static void die(const char *what)
@@ -34,19 +36,8 @@ static void die(const char *what)
 
 static void write_ids(unsigned long first, unsigned long n)
 {
-	char path[512], buf[32];
-	int fd, len;
-
-	snprintf(path, sizeof(path), "%s/write_event", dir);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		die("open write_event");
-	for (; n; n--, first++) {
-		len = snprintf(buf, sizeof(buf), "%lu", first);
-		if (write(fd, buf, len) != len)
-			die("write_event");
-	}
-	close(fd);
+	if (selftest_ids(dir, first, n))
+		die("write_event failed");
 }
 
 int main(int argc, char **argv)
