@@ -444,18 +444,24 @@ static void race_reset(int cpu)
 	usleep(20000);
 }
 
-static void race_hotplug(int cpu)
+/* Take CPU offline (online 0) or bring it back (1) */
+static void cpu_online(int cpu, const char *online)
 {
 	char path[128];
 	int fd;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
 	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		die("open %s: %s", path, strerror(errno));
-	if (write(fd, "0", 1) != 1 || (usleep(50000), write(fd, "1", 1)) != 1)
-		die("%s: %s", path, strerror(errno));
+	if (fd < 0 || write(fd, online, 1) != 1)
+		die("%s to %s: %s", online, path, strerror(errno));
 	close(fd);
+}
+
+static void race_hotplug(int cpu)
+{
+	cpu_online(cpu, "0");
+	usleep(50000);
+	cpu_online(cpu, "1");
 	usleep(50000);
 }
 
@@ -494,6 +500,8 @@ static void case_race(int cpu)
 		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
 			die("racer %u stopped before the end (status %#x)", i, status);
 	}
+	/* The hotplug racer may have been killed with the CPU offline */
+	cpu_online(cpu, "1");
 	drain(&m, ignore);
 	if (m.meta->read > m.meta->entries)
 		die("meta-page: %llu read of %llu entries",
