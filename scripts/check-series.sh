@@ -54,6 +54,25 @@ build_at() {	# build_at REV NAME: check REV out in the worktree and build it
 	timed build series "$2" "$STEP_WALL" "$STEP_CPU"
 	return $rc
 }
+# unbuilt_at REV: the C files REV touches whose objects the build of its
+# configuration left out (neither built-in.a nor modules.order names
+# them: code behind a hidden symbol that only a later patch selects) are
+# compiled on their own, so that each patch's own code builds at that
+# patch.  Prints them; fails if one does not compile.  The hypervisor's
+# files are always built with KVM.
+unbuilt_at() {
+	local f o built objs=""
+	built=$(ar t "$bout/built-in.a"; cat "$bout/modules.order")
+	for f in $(git -C "$TREE" diff --name-only "$1^" "$1" -- '*.c' ':!tools/'); do
+		case $f in arch/arm64/kvm/hyp/nvhe/*|arch/x86/*) continue ;; esac
+		o=${f%.c}.o
+		[ -f "$wt/$f" ] && ! grep -qxF "$o" <<<"$built" && objs="$objs $o"
+	done
+	[ -n "$objs" ] || return 0
+	echo "$objs"
+	# shellcheck disable=SC2086
+	kmake "$wt" "$bout" "$flavor" $objs >> "$BUILD/bisect/build.log" 2>&1
+}
 # warnings_at NAME: W=1 and sparse warnings of the touched files built in
 # the current checkout, without line numbers so that moved code compares
 # equal, into warnings.NAME; the objects checked into objects.NAME.  The
@@ -139,6 +158,12 @@ bisect_check() {
 			elif build_at "$c" "bisect-$n"; then
 				result PASS "bisect: arm64 builds at patch $n: $subject"
 				newer_ok=1
+				if own=$(unbuilt_at "$c"); then
+					[ -z "$own" ] || result PASS "bisect: at patch $n, its files outside the configuration compile on their own:$own"
+				else
+					result FAIL "bisect: at patch $n, its files outside the configuration do not compile:$own"
+					tail -n 20 "$BUILD/bisect/build.log"
+				fi
 			else
 				result FAIL "bisect: arm64 does not build at patch $n: $subject"
 				tail -n 20 "$BUILD/bisect/build.log"
