@@ -62,7 +62,7 @@ build_at() {	# build_at REV NAME: check REV out in the worktree and build it
 # files are always built with KVM.
 unbuilt_at() {
 	local f o built objs=""
-	built=$(ar t "$bout/built-in.a"; cat "$bout/modules.order")
+	built=$(cd "$bout" && ar t built-in.a && cat modules.order)
 	for f in $(git -C "$TREE" diff --name-only "$1^" "$1" -- '*.c' ':!tools/'); do
 		case $f in arch/arm64/kvm/hyp/nvhe/*|arch/x86/*) continue ;; esac
 		o=${f%.c}.o
