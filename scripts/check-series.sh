@@ -158,12 +158,15 @@ bisect_check() {
 			elif build_at "$c" "bisect-$n"; then
 				result PASS "bisect: arm64 builds at patch $n: $subject"
 				newer_ok=1
+				step_start
 				if own=$(unbuilt_at "$c"); then
 					[ -z "$own" ] || result PASS "bisect: at patch $n, its files outside the configuration compile on their own:$own"
 				else
 					result FAIL "bisect: at patch $n, its files outside the configuration do not compile:$own"
 					tail -n 20 "$BUILD/bisect/build.log"
 				fi
+				step_end
+				[ -z "$own" ] || timed build series "bisect-own-$n" "$STEP_WALL" "$STEP_CPU"
 			else
 				result FAIL "bisect: arm64 does not build at patch $n: $subject"
 				tail -n 20 "$BUILD/bisect/build.log"
