@@ -10,9 +10,9 @@ HOST_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-syst
 	cpio kmod rsync xz-utils gzip python3 python3-ply python3-git perl git pkg-config
 	libtraceevent-dev libtracefs-dev trace-cmd python3-sphinx python3-sphinx-rtd-theme
 	protobuf-compiler"
-# The guest's user space; their arm64 dependencies come along.
+# The guest's user space, from Debian 12; what they load comes along.
 GUEST_PKGS="busybox-static bash bc trace-cmd"
-GUEST_SKIP="dpkg tar install-info original-awk gawk base-files"
+GUEST_SUITES="bookworm bookworm-updates"
 
 sudo=
 [ "$(id -u)" = 0 ] || sudo=sudo
@@ -26,16 +26,18 @@ missing() {	# print the packages of "$@" that are not installed
 	done
 }
 
-# 1. The base kernel, pinned.
+# 1. The base kernel: BASE_VERSION, or the newest served build of its
+#    upstream version (deb_version); recorded in build/versions/base.
 if [ "$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null)" != "$BASE_VERSION" ]; then
 	apt_update
-	if apt-cache madison "$BASE_PKG" | grep -qF " $BASE_VERSION "; then
-		$sudo apt-get install -y -q "$BASE_PKG=$BASE_VERSION"
-	else
-		say "WARNING: $BASE_PKG $BASE_VERSION is gone; installing the newest 6.12"
-		$sudo apt-get install -y -q "$BASE_PKG"
-	fi
+	APT_OPTS=(-q) APT_SOURCE="the machine's apt sources"
+	v=$(deb_version "$BASE_PKG" "$BASE_VERSION" \
+		"Pin one it serves in BASE_VERSION in scripts/lib.sh and check the series on it (make tree FORCE=1, make check-full).")
+	[ "$(dpkg-query -W -f='${Version}' "$BASE_PKG" 2>/dev/null)" = "$v" ] ||
+		$sudo apt-get install -y -q "$BASE_PKG=$v"
 fi
+mkdir -p "$VERSIONS"
+dpkg-query -W -f='${Package} ${Version}\n' "$BASE_PKG" > "$VERSIONS/base"
 
 # 2. Host tools.
 # shellcheck disable=SC2086
@@ -46,34 +48,21 @@ if [ -n "$todo" ]; then
 	$sudo apt-get install -y -q --no-install-recommends $todo
 fi
 
-# 3. Guest user space for each guest architecture, unpacked into
-#    build/guest-<debian arch>.
+# 3. Guest user space for each guest architecture: Debian 12's GUEST_PKGS
+#    and what apt resolves for them, with apt of the harness's own, unpacked
+#    into build/guest-<debian arch>; what was taken is in
+#    build/versions/guest-<debian arch>.
 for arch in arm64 amd64; do
 	root=$BUILD/guest-$arch
 	stamp=$root/.pkgs
-	want="$GUEST_PKGS | $GUEST_SKIP"
-	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && continue
-	dpkg --print-foreign-architectures | grep -qx "$arch" ||
-		[ "$(dpkg --print-architecture)" = "$arch" ] || {
-		$sudo dpkg --add-architecture "$arch"
-		updated=
-	}
-	apt_update
-	suffix=":$arch"	# apt-cache names foreign packages with their arch
-	[ "$(dpkg --print-architecture)" = "$arch" ] && suffix=
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$GUEST_PKGS" ] && continue
+	apt_own "$BUILD/apt-guest-$arch" "$GUEST_SUITES" "" \
+		-o APT::Architecture="$arch" -o APT::Architectures="$arch"
+	rm -rf "$root"
 	# shellcheck disable=SC2086
-	pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
-		--no-breaks --no-replaces --no-enhances $(printf "%s:$arch " $GUEST_PKGS) |
-		sed -n "s/^\([a-z0-9][^ <:]*\)$suffix$/\1/p" | sort -u)
-	for s in $GUEST_SKIP; do pkgs=$(grep -vx "$s" <<<"$pkgs"); done
-	debs=$BUILD/debs-$arch
-	rm -rf "$root" "$debs"
-	mkdir -p "$root" "$debs"
-	# shellcheck disable=SC2046
-	(cd "$debs" && apt-get download -q -o APT::Sandbox::User=root $(printf "%s:$arch " $pkgs))
-	for d in "$debs"/*.deb; do dpkg-deb -x "$d" "$root"; done
-	echo "$want" > "$stamp"
-	say "guest user space: $(wc -w <<<"$pkgs") $arch packages in $root"
+	debs_fetch "guest-$arch" "$BUILD/debs-$arch" "$root" "$(printf '%s\n' $GUEST_PKGS)"
+	echo "$GUEST_PKGS" > "$stamp"
+	say "guest user space: $(wc -l < "$VERSIONS/guest-$arch") $arch packages in $root"
 done
 # 4. Mainline, pinned: its kselftests and test remote run on the series.
 "$TOP/scripts/mainline-fetch.sh"

@@ -1,28 +1,30 @@
 #!/bin/bash
 # qemu-fetch.sh: fetch Debian trixie-backports' QEMU for the pKVM modes
-# and the trixie libraries it loads, at the versions and SHA-256 pinned in
-# scripts/lib.sh (QEMU_TRIXIE_DEBS), with apt-get download against a
+# (QEMU_TRIXIE_PKGS in scripts/lib.sh; its versions as lib.sh says) and
+# the libraries it loads as apt resolves them, backports first, with a
 # sources list, lists and cache of the harness's own in build/apt-trixie
 # (the machine's apt configuration is left alone), and lay them out in
 # $QEMU_TRIXIE: libexec/qemu-system-aarch64, lib/ (trixie's dynamic loader
 # and the libraries) and bin/qemu-system-aarch64-trixie, which runs the
 # first through the second; scripts/qemu.sh finds it on its PATH.  The
 # mirror is the machine's Debian mirror, or QEMU_MIRROR.  Idempotent: the
-# .debs are downloaded once into $QEMU_TRIXIE/debs.
+# .debs are downloaded once into $QEMU_TRIXIE/debs; what was taken is in
+# build/versions/qemu-trixie.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 stamp=$QEMU_TRIXIE/.fetched
-[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$QEMU_TRIXIE_DEBS" ] && exit 0
+[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$QEMU_TRIXIE_PKGS" ] && exit 0
 [ "$(dpkg --print-architecture)" = amd64 ] ||
-	die "QEMU_TRIXIE_DEBS pins amd64 packages; pin this machine's in scripts/lib.sh"
+	die "the trixie QEMU is fetched for amd64 only; this machine is $(dpkg --print-architecture)"
 
 apt_own "$BUILD/apt-trixie" "$QEMU_TRIXIE_SUITES" "${QEMU_MIRROR:-}" \
 	-o APT::Architecture=amd64 -o APT::Architectures=amd64
 root=$QEMU_TRIXIE/root
 rm -rf "$root" "${QEMU_TRIXIE:?}"/{bin,lib,libexec}
-debs_unpack "$QEMU_TRIXIE/debs" "$root" "$QEMU_TRIXIE_DEBS" \
-	"Pin versions it serves in QEMU_TRIXIE_DEBS in scripts/lib.sh (apt-cache show gives SHA256; the libraries from trixie), or point QEMU_MIRROR at an archive snapshot that still has them."
+debs_fetch qemu-trixie "$QEMU_TRIXIE/debs" "$root" "$QEMU_TRIXIE_PKGS" \
+	"Pin one it serves in QEMU_TRIXIE_PKGS in scripts/lib.sh (and check the pKVM modes with it), or point QEMU_MIRROR at an archive snapshot that still serves it." \
+	-t trixie-backports
 
 mkdir -p "$QEMU_TRIXIE"/{bin,lib,libexec}
 cp "$root/usr/bin/qemu-system-aarch64" "$QEMU_TRIXIE/libexec/"
@@ -40,5 +42,5 @@ chmod +x "$QEMU_TRIXIE/bin/qemu-system-aarch64-trixie"
 rm -rf "$root"
 "$QEMU_TRIXIE/bin/qemu-system-aarch64-trixie" --version | head -n 1 > /dev/null ||
 	die "trixie's QEMU does not run here"
-echo "$QEMU_TRIXIE_DEBS" > "$stamp"
+echo "$QEMU_TRIXIE_PKGS" > "$stamp"
 say "trixie-backports' QEMU: $(du -shc "$QEMU_TRIXIE/lib" "$QEMU_TRIXIE/libexec" | tail -n 1 | cut -f1) in $QEMU_TRIXIE"
