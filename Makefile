@@ -13,14 +13,15 @@ FLAVOR ?= arm64-prod
 export DEBUG SUITES ONLY PERFETTO
 
 .PHONY: help deps tree export export-check build initramfs run shell \
-	check check-quick check-perfetto check-patches check-series judge bench \
+	check check-full check-quick check-perfetto check-patches check-series judge bench \
 	mainline-report clean
 
 help:
 	@echo "make deps          install build/test dependencies (Debian 12)"
 	@echo "make run           boot pKVM (MODE=$(MODE)) and show what the hypervisor does"
 	@echo "make shell         the same machine with a shell"
-	@echo "make check         every test: series checks, all modes, debug kernels, bisect"
+	@echo "make check         every test: series checks, all modes, debug kernels"
+	@echo "make check-full    make check and a build of every patch (the bisect; tests/bisected)"
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
 	@echo "make check-perfetto DIR=... TP=...  record the hypervisor with Perfetto built from its sources"
 	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
@@ -55,6 +56,9 @@ shell: deps build
 
 check: deps
 	$(S)/check.sh
+
+check-full: deps
+	BISECT=1 $(S)/check.sh
 
 check-quick: deps
 	$(S)/check.sh --quick $(QUICK_MODES)

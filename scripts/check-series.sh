@@ -1,6 +1,7 @@
 #!/bin/bash
 # check-series.sh: the slow checks of the series.  Every patch builds on its
-# own for arm64 (bisectable); the C files the series touches get no new W=1
+# own for arm64 (bisectable; with BISECT=0 only the tip, and the check that
+# tests/bisected names this series); the C files the series touches get no new W=1
 # or sparse (C=2) warnings against the base; they build with clang (LLVM=1)
 # and, those outside arch/, for x86_64 without warnings; the documentation
 # checks of docs-check.sh pass.
@@ -21,6 +22,8 @@ wt=$BUILD/bisect/linux
 bout=$BUILD/bisect/out/$flavor	# same depth as build/out/FLAVOR: ccache hits
 [ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
 commits=$(git -C "$TREE" rev-list "$BASE_TAG"..series)	# newest first
+bisect=${BISECT:-1}
+stamp=$TOP/tests/bisected
 image=Image	# the bisect builds what a boot needs, and installs nothing
 
 checkout() { git -C "$wt" checkout -q -f --detach "$1" && git -C "$wt" clean -q -f -d; }
@@ -139,6 +142,23 @@ objects_check() {
 		tail -n 20 "$log"
 	fi
 }
+# bisected: after a bisect of every patch without a failure, record the
+# series in tests/bisected; after the tip alone, check that it records
+# this series.
+bisected() {
+	local hash have when
+	hash=$("$TOP/scripts/series-hash.sh")
+	if [ "$bisect" = 1 ]; then
+		[ "$failed" = 1 ] || echo "$hash $(date -u +%Y-%m-%d)" > "$stamp"
+		return 0
+	fi
+	read -r have when < "$stamp" 2> /dev/null || have=
+	if [ "$have" = "$hash" ]; then
+		result PASS "bisect: every patch of this series built on its own on $when (make check-full; tests/bisected)"
+	else
+		result FAIL "bisect: tests/bisected does not name this series: build every patch (make check-full or make check-series) and commit tests/bisected"
+	fi
+}
 # bisect_check: the bisect, then the base's warnings against the tip's.
 bisect_check() {
 	if [ -z "$commits" ]; then
@@ -147,7 +167,8 @@ bisect_check() {
 		n=$(wc -w <<<"$commits")
 		tip=$n
 		seed
-		newer='' newer_ok=0
+		newer='' newer_ok=0 failed=0
+		[ "$bisect" = 1 ] || commits=$(head -n 1 <<<"$commits")
 		for c in $commits; do
 			subject=$(git -C "$TREE" log -1 --format=%s "$c")
 			# Patch n + 1 changed nothing the kernel build reads: the
@@ -164,13 +185,14 @@ bisect_check() {
 				else
 					result FAIL "bisect: at patch $n, its files outside the configuration do not compile:$own"
 					tail -n 20 "$BUILD/bisect/build.log"
+					failed=1
 				fi
 				step_end
 				[ -z "$own" ] || timed build series "bisect-own-$n" "$STEP_WALL" "$STEP_CPU"
 			else
 				result FAIL "bisect: arm64 does not build at patch $n: $subject"
 				tail -n 20 "$BUILD/bisect/build.log"
-				newer_ok=0
+				newer_ok=0 failed=1
 			fi
 			newer=$c
 			if [ "$n" = "$tip" ] && [ -n "$files" ]; then
@@ -181,6 +203,7 @@ bisect_check() {
 			fi
 			n=$((n - 1))
 		done
+		bisected
 	fi
 
 	if [ -z "$files" ]; then

@@ -10,7 +10,11 @@
 # Environment: DEBUG=1 uses the -debug flavors (the default without
 # --quick); SUITES=a,b picks guest suites (tests/suites/list); ONLY=GLOB
 # narrows ftracetest to matching test cases; SERIES=0|1 leaves out or adds
-# the series checks.  First of all, in seconds, the judge's own tests.
+# the series checks; BISECT=1 (make check-full) builds every patch of the
+# series on its own, where make check builds the tip and checks that
+# tests/bisected names the series (scripts/check-series.sh).  First of
+# all, in seconds, the Debian packages make deps took, the judge's own
+# tests and, without --quick, how fetches pick versions (fetch-test.sh).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +22,7 @@ quick=0
 [ "${1:-}" = --quick ] && { quick=1; shift; }
 debug=${DEBUG:-$((1 - quick))}
 series=${SERIES:-$((1 - quick))}
+export BISECT=${BISECT:-0}
 guests=${GUESTS:-2}
 modes=${*:-$(modes_without nocheck)}
 suites_for check "${SUITES:-}" > /dev/null	# dies on an unknown suite
@@ -41,8 +46,13 @@ mkdir -p "$LOGS" "$jobs"
 start=$(date +%s)
 read -r _ u n sy idle _ < /proc/stat
 busy0=$((u + n + sy)) all0=$((u + n + sy + idle))
+"$TOP/scripts/versions.sh"
 job judge "$TOP/scripts/judge-test.sh"
 cat "$jobs/judge.out"
+if [ $quick = 0 ]; then
+	job fetch "$TOP/scripts/fetch-test.sh"
+	cat "$jobs/fetch.out"
+fi
 "$TOP/scripts/tree.sh"
 # The host-side checks of the patches (checkpatch, 70-100 CPU-seconds)
 # at the lowest priority, in what the rest leaves idle: beside the first
