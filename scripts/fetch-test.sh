@@ -39,7 +39,9 @@ expect() {
 # and a revision of that upstream version that no archive serves.
 pkg=libfdt1
 new=$(apt-cache "${APT_OPTS[@]}" policy "$pkg" | sed -n 's/^  Candidate: //p')
-[ -n "$new" ] && [ "$new" != "(none)" ] || die "$pkg is not served: pick another package here"
+if [ -z "$new" ] || [ "$new" = "(none)" ]; then
+	die "$pkg is not served: pick another package here"
+fi
 up=${new%-*}
 gone=$up-0~notserved1
 esc() { sed 's/[.+~^$*[]/\\&/g' <<<"$1"; }

@@ -112,7 +112,7 @@ apt_own() {
 # build of its upstream version, with a warning; none is an error that
 # names the upstream versions served and HOW TO PIN another.
 deb_version() {
-	local pkg=$1 want=$2 how=${3:-} served v best= ups
+	local pkg=$1 want=$2 how=${3:-} served v best='' ups
 	served=$(apt-cache "${APT_OPTS[@]}" madison "$pkg" 2>/dev/null |
 		awk -F' *[|] *' '{ print $2 }' | sort -u)
 	if grep -qxF -e "$want" <<<"$served"; then
