@@ -24,7 +24,7 @@ help:
 	@echo "make check-full    make check and a build of every patch (the bisect; tests/bisected)"
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
 	@echo "make check-perfetto DIR=... TP=...  record the hypervisor with Perfetto built from its sources"
-	@echo "make check-series  bisect build, W=1/sparse, clang (alone; make check has it)"
+	@echo "make check-series  bisect build (writes tests/bisected), W=1/sparse, clang, alone"
 	@echo "make judge LOG=... judge a saved guest log again, without QEMU"
 	@echo "make bench         costs against the kernel's ring buffer and mainline 7.3.4's"
 	@echo "make mainline-report  the series' probes on the series and on mainline 7.3.4"
