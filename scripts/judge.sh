@@ -43,7 +43,7 @@ done
 
 # The suite hyp-panic ends the boot with a hypervisor panic on purpose,
 # after this line; its checker looks at what follows.
-panicked=$(grep -m1 -n '^TR-PANIC-EXPECT ' "$log" | cut -d: -f1 || true)
+panicked=$(grep -m1 -n '^TR-PANIC-EXPECT\(-LAST\)\? ' "$log" | cut -d: -f1 || true)
 if [ -n "$panicked" ]; then
 	result PASS "$mode: boot: guest ran every suite, the last up to its hypervisor panic"
 elif grep -qx 'TR-DONE' "$log"; then
