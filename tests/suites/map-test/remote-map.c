@@ -26,6 +26,18 @@
  *            goes offline and back (CPU must not be 0); then
  *            the meta-page counts no more events read than written (the
  *            boot's checks catch a splat);
+ *   handover with DIR/lag_touched (the test remote), which shows the
+ *            kernel the writer one page behind: GET_READER takes the page
+ *            the writer is on, which the writer then fills and leaves
+ *            before the next GET_READER; what it added is read all the
+ *            same, each id once and in order;
+ *   bounded  with DIR/empty_swaps (the test remote), a writer whose pages
+ *            are empty when swapped while its counts say otherwise: one
+ *            GET_READER (the kernel's reader lock held, interrupts off)
+ *            asks for at most 4 swaps (DIR/swaps) whatever the ring holds;
+ *   unmappable  the remote's pages are not to be mapped (the test remote
+ *            loaded with tail_page=Y or mappable=N): mmap() of the
+ *            meta-page fails with EOPNOTSUPP;
  *   hold     map, close the file, print "mapped" and sleep until killed.
  *
  * Exits 1 with a message at the first departure.
@@ -510,6 +522,102 @@ static void case_race(int cpu)
 	write_file("trace", "", O_TRUNC);
 }
 
+static unsigned long read_ulong(const char *name)
+{
+	char path[512];
+	unsigned long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%lu", &v) != 1)
+		die("read %s: %s", name, strerror(errno));
+	fclose(f);
+	return v;
+}
+
+static void case_handover(int cpu)
+{
+	unsigned long per;
+	struct map m;
+
+	start();
+	write_file("lag_touched", "1", 0);
+	map_or_die(&m, cpu);
+	/* More than a sub-buffer of events: each takes 16 bytes or more */
+	per = m.meta->subbuf_size / 16;
+	expect_ids(&m, 1, 1, "the first page");
+	expect_ids(&m, 2, per, "onto the next page");
+	/*
+	 * The writer fills the page it is on, the reader's, and moves on: no
+	 * parse before the GET_READER, as if it wrote between the two.
+	 */
+	write_ids(per + 2, per + 5);
+	next_id = per + 2;
+	if (ioctl(m.fd, TRACE_MMAP_IOCTL_GET_READER) < 0)
+		die("GET_READER: %s", strerror(errno));
+	if (m.meta->reader.id != m.id) {
+		m.id = m.meta->reader.id;
+		m.pos = 0;
+	}
+	drain(&m, expect_next);
+	write_file("lag_touched", "0", 0);
+	if (next_id != 2 * per + 7)
+		die("read ids %lu to %llu of %lu to %lu", per + 2,
+		    (unsigned long long)next_id - 1, per + 2, 2 * per + 6);
+	map_close(&m);
+	write_file("trace", "", O_TRUNC);
+}
+
+#define TAKE_TRIES	4
+
+static void case_bounded(int cpu)
+{
+	unsigned long swaps, kb = read_ulong("buffer_size_kb");
+	char val[24];
+	struct map m;
+
+	write_file("tracing_on", "0", 0);
+	write_file("trace", "", O_TRUNC);
+	write_file("buffer_size_kb", "64", 0);
+	start();
+	map_or_die(&m, cpu);
+	/* Twelve sub-buffers or more of events, each emptied when taken */
+	write_ids(1, 12 * m.meta->subbuf_size / 16);
+	write_file("empty_swaps", "1000", 0);
+	swaps = read_ulong("swaps");
+	if (ioctl(m.fd, TRACE_MMAP_IOCTL_GET_READER) < 0 && errno != EAGAIN)
+		die("GET_READER: %s", strerror(errno));
+	swaps = read_ulong("swaps") - swaps;
+	write_file("empty_swaps", "0", 0);
+	map_close(&m);
+	write_file("tracing_on", "0", 0);
+	write_file("trace", "", O_TRUNC);
+	snprintf(val, sizeof(val), "%lu", kb);
+	write_file("buffer_size_kb", val, 0);
+	if (swaps > TAKE_TRIES)
+		die("one GET_READER asked for %lu swaps, want %d at most", swaps, TAKE_TRIES);
+	printf("one GET_READER: %lu swaps\n", swaps);
+}
+
+static void case_unmappable(int cpu)
+{
+	struct map m;
+	int ret;
+
+	start();
+	ret = map_open(&m, cpu);
+	if (!ret) {
+		map_close(&m);
+		die("mapped, want EOPNOTSUPP");
+	}
+	close(m.fd);
+	if (ret != -EOPNOTSUPP)
+		die("mmap: %s, want %s", strerror(-ret), strerror(EOPNOTSUPP));
+	write_file("tracing_on", "0", 0);
+	write_file("trace", "", O_TRUNC);
+}
+
 static void case_hold(int cpu)
 {
 	struct map m;
@@ -532,6 +640,9 @@ static const struct {
 	{ "unload", case_unload },
 	{ "hostile", case_hostile },
 	{ "race", case_race },
+	{ "handover", case_handover },
+	{ "bounded", case_bounded },
+	{ "unmappable", case_unmappable },
 	{ "hold", case_hold },
 };
 
