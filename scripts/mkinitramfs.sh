@@ -1,6 +1,6 @@
 #!/bin/bash
 # mkinitramfs.sh FLAVOR: build the guest programs for FLAVOR's architecture
-# (the tree's map_test and remote_fileops, each suite's
+# (the tree's map_test, remote_map_test and remote_fileops, each suite's
 # tests/suites/NAME/*.c and NAME/ARCH/*.c) and pack
 # build/out/FLAVOR/initramfs.cpio.gz: Debian user space, the kernel's
 # modules, the ftrace selftests of the tree, tests/guest (init, lib.sh),
@@ -42,6 +42,7 @@ case $flavor in
 			mv "$bin/$name.tmp" "$bin/$name"
 	}
 	build_prog map_test -Wl,-no-as-needed "$st/ring-buffer/map_test.c"
+	build_prog remote_map_test -Wl,-no-as-needed "$st/ring-buffer/remote_map_test.c"
 	# ftracetest's helper, where its Makefile would put it
 	build_prog remote_fileops -Werror "$st/ftrace/remote_fileops.c"
 	for src in "$TOP"/tests/suites/*/*.c "$TOP"/tests/suites/*/"$arch"/*.c; do

@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 
 	for (done = 0; done < total; done += batch) {
 		write_ids(done + 1, batch);
-		/* Nothing new twice in a row: all read (see remote-map.c) */
+		/* Nothing new twice in a row: all read (as remote_map_test) */
 		for (idle = 0; idle < 2;) {
 			struct tep_record rec = { 0 };
 			unsigned long long id;
