@@ -6,8 +6,9 @@
 # and ARCH-test.config; the arm64 ones with configs/net.config too) and
 # arm64-prod (production: without them, with configs/net.config); and
 # arm64-mainline: mainline 7.3.4's tree ($MAINLINE_SRC, scripts/
-# mainline-fetch.sh tree) with the arm64 test fragments and configs/
-# mainline.config, for make bench.  LLVM=1
+# mainline-fetch.sh tree), or with QUEUE=mainline the queue's ($TREE),
+# with the arm64 test fragments and configs/mainline.config, for make
+# bench.  LLVM=1
 # builds with clang; KTARGETS="dir/ ..." builds only those make targets (and
 # installs nothing).  A whole build of a tree without uncommitted changes
 # leaves OUT/built-from: the commit.
@@ -16,7 +17,7 @@ set -eu
 
 flavor=$1
 src=$TREE
-case $flavor in *-mainline) src=$MAINLINE_SRC ;; esac
+case $flavor in *-mainline) [ "$QUEUE" = mainline ] || src=$MAINLINE_SRC ;; esac
 src=${2:-$src}
 out=${3:-$OUT/$flavor}
 shift $(($# < 3 ? $# : 3))

@@ -24,12 +24,13 @@ set -eu
 results_reset
 "$TOP/scripts/tree.sh"
 flavor=${BISECT_FLAVOR:-arm64-debug}
-wt=$BUILD/bisect/linux
+[ "$QUEUE" = series ] || flavor=${BISECT_FLAVOR:-arm64-mainline}
+wt=$BUILD/bisect/${TREE##*/}
 bout=$BUILD/bisect/out/$flavor	# same depth as build/out/FLAVOR: ccache hits
 [ -d "$wt" ] || git -C "$TREE" worktree add -q --detach "$wt" "$BASE_TAG"
 commits=$(git -C "$TREE" rev-list "$BASE_TAG"..series)	# newest first
 bisect=${BISECT:-1}
-stamp=$TOP/tests/bisected
+stamp=$BISECTED
 image=Image	# the bisect builds what a boot needs, and installs nothing
 
 checkout() { git -C "$wt" checkout -q -f --detach "$1" && git -C "$wt" clean -q -f -d; }
@@ -160,9 +161,9 @@ bisected() {
 	fi
 	read -r have when < "$stamp" 2> /dev/null || have=
 	if [ "$have" = "$hash" ]; then
-		result PASS "bisect: every patch of this series built on its own on $when (make check-full; tests/bisected)"
+		result PASS "bisect: every patch of this series built on its own on $when (make check-full; ${stamp#"$TOP"/})"
 	else
-		result FAIL "bisect: tests/bisected does not name this series: build every patch (make check-full or make check-series) and commit tests/bisected"
+		result FAIL "bisect: ${stamp#"$TOP"/} does not name this series: build every patch (make check-full or make check-series) and commit ${stamp#"$TOP"/}"
 	fi
 }
 # bisect_check: the bisect, then the base's warnings against the tip's.
@@ -240,7 +241,14 @@ bisect_check() {
 mkdir -p "$BUILD/bisect"
 {
 	renice -n $(($(nice) + 9)) -p "$BASHPID" > /dev/null
-	objects_check clang arm64 "$OUT/arm64-clang" LLVM=1
+	# Debian 12's clang (14) builds 6.12, not 7.x (17 at least)
+	need=$("$TREE/scripts/min-tool-version.sh" llvm)
+	have=$(clang -dumpversion)
+	if [ "$(printf '%s\n' "$need" "$have" | sort -V | head -n 1)" = "$need" ]; then
+		objects_check clang arm64 "$OUT/arm64-clang" LLVM=1
+	else
+		result SKIP "clang: the machine's clang $have is older than the $need this tree needs"
+	fi
 	objects_check x86_64 x86_64-debug "$OUT/x86_64-debug"
 	"$TOP/scripts/docs-check.sh"
 } > "$BUILD/bisect/side.out" 2>&1 &

@@ -24,8 +24,9 @@ for sym in $(git diff "$BASE_TAG"..series | sed -n 's/^+EXPORT_SYMBOL[_A-Z]*(\(.
 		bad="$bad $sym"
 	fi
 done
+warn=
 # shellcheck disable=SC2086
-warn=$(scripts/kernel-doc -none -Wall $added 2>&1 || true)
+[ -z "$added" ] || warn=$(scripts/kernel-doc -none -Wall $added 2>&1 || true)
 if [ -z "$bad$warn" ]; then
 	result PASS "kernel-doc -Wall: every exported function documented, no warning in the $(wc -w <<<"$added") added files"
 else

@@ -78,5 +78,5 @@ if [ "$dest" = "$PATCHES" ]; then
 	# The tree now is what patches/ describes: tree.sh need not reapply.
 	[ -d "$TREE/.git" ] && echo "$("$TOP/scripts/series-hash.sh") $(git -C "$TREE" rev-parse HEAD)" \
 		> "$TREE/.git/trace-remotes-applied"
-	say "exported $n patches to patches/"
+	say "exported $n patches to ${dest#"$TOP"/}/"
 fi

@@ -3,13 +3,25 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-# The generated kernel tree (base + series) and its out-of-tree builds, one
+# The queue the harness works on: the series on 6.12 (QUEUE=series, the
+# default: patches/, build/linux, build/out) or the queue on mainline 7.3
+# (QUEUE=mainline: mainline/, build/linux-mainline, build/out-mainline,
+# where the flavors ARCH-mainline are built from the queue's tree).
+QUEUE=${QUEUE:-series}
+case $QUEUE in
+series) queue_dir=patches queue_build= ;;
+mainline) queue_dir=mainline queue_build=-mainline ;;
+*) echo "QUEUE=$QUEUE: the queues are series and mainline" >&2; exit 1 ;;
+esac
+# The generated kernel tree (base + queue) and its out-of-tree builds, one
 # directory per flavor.  Both can point elsewhere, e.g. at a git worktree
 # of build/linux and its own build directory.
-TREE=${TREE:-$BUILD/linux}
-OUT=${OUT:-$BUILD/out}
+TREE=${TREE:-$BUILD/linux$queue_build}
+OUT=${OUT:-$BUILD/out$queue_build}
 LOGS=$OUT/logs
-PATCHES=$TOP/patches
+PATCHES=$TOP/$queue_dir
+# The record of the queue's last bisect (scripts/check-series.sh)
+BISECTED=$TOP/tests/bisected$queue_build
 # series_patches: the patch files patches/series lists, in order.
 series_patches() { grep -v '^\s*\(#\|$\)' "$PATCHES/series" || true; }
 # apply_series REPO [-B BRANCH]: check the base out in REPO (detached, or
@@ -42,6 +54,13 @@ MAINLINE_PKG=linux-source-7.3
 MAINLINE_VERSION=7.3.4-1~bpo13+1
 MAINLINE_SUITE=trixie-backports
 MAINLINE_SRC=$BUILD/mainline/linux-source-7.3
+# The queue on mainline applies to the whole tarball of that package,
+# taken out of it by scripts/mainline-fetch.sh tarball.
+if [ "$QUEUE" = mainline ]; then
+	BASE_PKG=$MAINLINE_PKG
+	BASE_VERSION=$MAINLINE_VERSION
+	BASE_TARBALL=$BUILD/mainline/$MAINLINE_PKG.tar.xz
+fi
 
 # Debian sid's user space for arm64 guests, beside Debian 12's: Perfetto
 # (suite perfetto-debian), trace-cmd 3.4 (suite trace-cmd) and libtracefs
@@ -243,12 +262,14 @@ mode_has() {
 }
 
 # mode_flavor MODE DEBUG: the kernel flavor that boots MODE: its arch,
-# with "-prod" where the mode is flagged "prod", else "-debug" if DEBUG
-# is 1.
+# with "-mainline" for the queue on mainline, else "-prod" where the mode
+# is flagged "prod", else "-debug" if DEBUG is 1.
 mode_flavor() {
 	local flavor
 	flavor=$(mode_field "$1" 2)
-	if mode_has "$1" prod; then
+	if [ "$QUEUE" = mainline ]; then
+		echo "$flavor-mainline"	# one flavor yet: mainline's test configuration
+	elif mode_has "$1" prod; then
 		echo "$flavor-prod"
 	elif [ "$2" = 1 ]; then
 		echo "$flavor-debug"
@@ -352,7 +373,7 @@ host_tool() {
 # programs of the series' ARCH build: build that before).
 build_guest() {
 	say "building $1"
-	case $1 in *-mainline) "$TOP/scripts/mainline-fetch.sh" tree ;; esac
+	case $QUEUE/$1 in series/*-mainline) "$TOP/scripts/mainline-fetch.sh" tree ;; esac
 	"$TOP/scripts/build-kernel.sh" "$1"
 	"$TOP/scripts/mkinitramfs.sh" "$1"
 }

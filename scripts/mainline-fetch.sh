@@ -1,11 +1,12 @@
 #!/bin/bash
-# mainline-fetch.sh [tree]: fetch Debian's linux-source-7.3 (scripts/lib.sh:
-# MAINLINE_*; its version as lib.sh says) with apt-get download against a
-# sources list, lists and cache of the harness's own in build/apt (the
-# machine's apt configuration is left alone), and unpack from it what the
-# harness uses into $MAINLINE_SRC: the ftrace selftests, the test remote
-# and the hypervisor's events; with "tree", the whole tree (make bench
-# builds it).  The mirror is the machine's Debian mirror, or
+# mainline-fetch.sh [tree|tarball]: fetch Debian's linux-source-7.3
+# (scripts/lib.sh: MAINLINE_*; its version as lib.sh says) with apt-get
+# download against a sources list, lists and cache of the harness's own in
+# build/apt (the machine's apt configuration is left alone), and unpack
+# from it what the harness uses into $MAINLINE_SRC: the ftrace selftests,
+# the test remote and the hypervisor's events; with "tree", the whole tree
+# (make bench builds it); with "tarball", also keep the package's tarball
+# (QUEUE=mainline's BASE_TARBALL, which scripts/tree.sh unpacks).  The mirror is the machine's Debian mirror, or
 # MAINLINE_MIRROR.  Idempotent: the .deb is downloaded once; what was
 # taken is in build/versions/mainline.
 set -eu
@@ -16,6 +17,8 @@ PARTS="tools/testing/selftests/ftrace kernel/trace/remote_test.c
 	kernel/trace/remote_test_events.h arch/arm64/include/asm/kvm_hypevents.h
 	arch/arm64/include/asm/kvm_define_hypevents.h"
 [ "${1:-}" != tree ] || PARTS=
+tarball=$BUILD/mainline/$MAINLINE_PKG.tar.xz
+[ "${1:-}" != tarball ] || [ -f "$tarball" ] || rm -f "$MAINLINE_SRC/.fetched"
 stamp=$MAINLINE_SRC/.fetched
 # shellcheck disable=SC2086
 want="$MAINLINE_VERSION ${PARTS:-(tree)}"
@@ -40,8 +43,14 @@ echo "$MAINLINE_PKG $version" > "$VERSIONS/mainline"
 rm -rf "$MAINLINE_SRC"
 mkdir -p "$MAINLINE_SRC"
 # shellcheck disable=SC2046,SC2086
-dpkg-deb --fsys-tarfile "$deb" |
-	tar -xO ./usr/src/$MAINLINE_PKG.tar.xz |
-	tar -xJ -C "$dir" ${PARTS:+$(printf "$MAINLINE_PKG/%s " $PARTS)}
+if [ "${1:-}" = tarball ]; then
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/$MAINLINE_PKG.tar.xz > "$tarball.tmp"
+	mv "$tarball.tmp" "$tarball"
+	tar -xJ -C "$dir" -f "$tarball" ${PARTS:+$(printf "$MAINLINE_PKG/%s " $PARTS)}
+else
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO ./usr/src/$MAINLINE_PKG.tar.xz |
+		tar -xJ -C "$dir" ${PARTS:+$(printf "$MAINLINE_PKG/%s " $PARTS)}
+fi
 echo "$want" > "$stamp"
 say "mainline: $MAINLINE_PKG $version in $MAINLINE_SRC"

@@ -22,13 +22,14 @@ userspace=$BUILD/guest-$(deb_arch "$arch")
 [ -d "$out/modroot" ] || die "$out not built: run scripts/build-kernel.sh $flavor"
 
 # Guest programs, static, against the tree's uapi headers.  Mainline's
-# kernel (flavor ARCH-mainline) gets the programs of the series' ARCH
-# flavor, built first.
+# kernel (flavor ARCH-mainline, with or without the queue) gets the
+# programs of the series' ARCH flavor, built first.
 bin=$out/guest-bin
 st=$TREE/tools/testing/selftests
 case $flavor in
 *-mainline)
 	bin=$OUT/${flavor%-mainline}/guest-bin
+	[ "$QUEUE" = series ] || bin=$BUILD/out/${flavor%-mainline}/guest-bin
 	[ -d "$bin" ] || die "$bin missing: build ${flavor%-mainline} first"
 	;;
 *)
@@ -98,8 +99,9 @@ if [ -n "${PERFETTO:-}" ]; then
 fi
 # Debian sid's user space, with its own loader and libraries (make deps,
 # scripts/sid-fetch.sh), for the suites perfetto-debian and trace-cmd
-# (13 MB unpacked); mainline's kernel (ARCH-mainline) runs neither
-if [ "$arch" = arm64 ] && [ "${flavor%-mainline}" = "$flavor" ]; then
+# (13 MB unpacked); mainline's kernel (ARCH-mainline) runs neither, the
+# queue on mainline both
+if [ "$arch" = arm64 ] && { [ "$QUEUE" = mainline ] || [ "${flavor%-mainline}" = "$flavor" ]; }; then
 	[ -d "$SID_ROOT/opt/bin" ] || die "$SID_ROOT/opt missing: run 'make deps'"
 	mkdir -p "$stage/opt"
 	cp -a "$SID_ROOT/opt" "$stage/opt/sid"
@@ -107,6 +109,12 @@ fi
 cp -a "$bin/." "$stage/tests/bin/"
 cp -a "$st/ftrace" "$stage/tests/ftrace"
 mv "$stage/tests/bin/remote_fileops" "$stage/tests/ftrace/"
+# and its poll helper (7.x: the queue on mainline), static
+if [ -e "$st/ftrace/poll.c" ]; then
+	cc=gcc
+	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
+	$cc -static -O2 -Wall -Werror -o "$stage/tests/ftrace/poll" "$st/ftrace/poll.c"
+fi
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 > "$out/initramfs.cpio.gz.tmp"
 mv "$out/initramfs.cpio.gz.tmp" "$out/initramfs.cpio.gz"

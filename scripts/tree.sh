@@ -1,6 +1,7 @@
 #!/bin/bash
 # Make build/linux: the pinned base kernel as a git repository (tag "base"),
-# with the series from patches/ applied by git am on branch "series".
+# with the series from patches/ applied by git am on branch "series"; with
+# QUEUE=mainline, build/linux-mainline: 7.3.4 with the queue of mainline/.
 # Rerunnable: it rebuilds the branch only when patches/ changed, and never
 # throws away commits or edits that were not exported (FORCE=1 does).
 set -eu
@@ -8,6 +9,7 @@ set -eu
 
 # A git worktree of build/linux (TREE=...) is used as it is.
 [ -f "$TREE/.git" ] && exit 0
+[ "$QUEUE" = series ] || [ -f "$BASE_TARBALL" ] || "$TOP/scripts/mainline-fetch.sh" tarball
 [ -f "$BASE_TARBALL" ] || die "$BASE_TARBALL missing: run 'make deps'"
 
 if ! git -C "$TREE" rev-parse -q --verify "refs/tags/$BASE_TAG" >/dev/null 2>&1; then
