@@ -3,6 +3,9 @@
 # guests' user space (arm64 and amd64) as .debs.  Idempotent: with everything present it
 # only checks and returns.
 set -eu
+# The series' base is installed; the queue on mainline's comes with
+# mainline's package (mainline-fetch.sh), whatever QUEUE says.
+QUEUE=series
 . "$(dirname "$0")/lib.sh"
 
 HOST_PKGS="gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm qemu-system-x86
