@@ -6,8 +6,9 @@
 # from it what the harness uses into $MAINLINE_SRC: the ftrace selftests,
 # the test remote and the hypervisor's events; with "tree", the whole tree
 # (make bench builds it); with "tarball", also keep the package's tarball
-# (QUEUE=mainline's BASE_TARBALL, which scripts/tree.sh unpacks).  The mirror is the machine's Debian mirror, or
-# MAINLINE_MIRROR.  Idempotent: the .deb is downloaded once; what was
+# (QUEUE=mainline's BASE_TARBALL, which scripts/tree.sh unpacks; another
+# fetch drops it, as it may be of another build).  The mirror is the
+# machine's Debian mirror, or MAINLINE_MIRROR.  Idempotent: the .deb is downloaded once; what was
 # taken is in build/versions/mainline.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -42,15 +43,15 @@ echo "$MAINLINE_PKG $version" > "$VERSIONS/mainline"
 
 rm -rf "$MAINLINE_SRC"
 mkdir -p "$MAINLINE_SRC"
-# shellcheck disable=SC2046,SC2086
+rm -f "$tarball"
 if [ "${1:-}" = tarball ]; then
-	dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/$MAINLINE_PKG.tar.xz > "$tarball.tmp"
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$MAINLINE_PKG.tar.xz" > "$tarball.tmp"
 	mv "$tarball.tmp" "$tarball"
-	tar -xJ -C "$dir" -f "$tarball" ${PARTS:+$(printf "$MAINLINE_PKG/%s " $PARTS)}
+	source_tarball() { cat "$tarball"; }
 else
-	dpkg-deb --fsys-tarfile "$deb" |
-		tar -xO ./usr/src/$MAINLINE_PKG.tar.xz |
-		tar -xJ -C "$dir" ${PARTS:+$(printf "$MAINLINE_PKG/%s " $PARTS)}
+	source_tarball() { dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$MAINLINE_PKG.tar.xz"; }
 fi
+# shellcheck disable=SC2046,SC2086
+source_tarball | tar -xJ -C "$dir" ${PARTS:+$(printf "$MAINLINE_PKG/%s " $PARTS)}
 echo "$want" > "$stamp"
 say "mainline: $MAINLINE_PKG $version in $MAINLINE_SRC"

@@ -26,6 +26,8 @@ userspace=$BUILD/guest-$(deb_arch "$arch")
 # programs of the series' ARCH flavor, built first.
 bin=$out/guest-bin
 st=$TREE/tools/testing/selftests
+cc=gcc
+[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
 case $flavor in
 *-mainline)
 	bin=$OUT/${flavor%-mainline}/guest-bin
@@ -33,8 +35,6 @@ case $flavor in
 	[ -d "$bin" ] || die "$bin missing: build ${flavor%-mainline} first"
 	;;
 *)
-	cc=gcc
-	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
 	kmake "$TREE" "$out" "$flavor" headers >/dev/null
 	mkdir -p "$bin"
 	build_prog() {	# build_prog NAME SOURCE...
@@ -111,8 +111,6 @@ cp -a "$st/ftrace" "$stage/tests/ftrace"
 mv "$stage/tests/bin/remote_fileops" "$stage/tests/ftrace/"
 # and its poll helper (7.x: the queue on mainline), static
 if [ -e "$st/ftrace/poll.c" ]; then
-	cc=gcc
-	[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc
 	$cc -static -O2 -Wall -Werror -o "$stage/tests/ftrace/poll" "$st/ftrace/poll.c"
 fi
 (cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
