@@ -13,7 +13,7 @@ FLAVOR ?= arm64-prod
 export DEBUG SUITES ONLY PERFETTO
 
 .PHONY: help deps tree export export-check build initramfs run shell \
-	check check-full check-quick check-perfetto check-patches check-series judge bench \
+	check check-full check-quick check-mainline check-perfetto check-patches check-series judge bench \
 	mainline-report clean
 
 help:
@@ -23,6 +23,7 @@ help:
 	@echo "make check         every test: series checks, all modes, debug kernels"
 	@echo "make check-full    make check and a build of every patch (the bisect; tests/bisected)"
 	@echo "make check-quick   protected + vhe (or MODE=...), normal kernel; SUITES=, ONLY="
+	@echo "make check-mainline  the queue on mainline: its patches, its kernel in protected + vhe"
 	@echo "make check-perfetto DIR=... TP=...  record the hypervisor with Perfetto built from its sources"
 	@echo "make check-series  bisect build (writes tests/bisected), W=1/sparse, clang, alone"
 	@echo "make judge LOG=... judge a saved guest log again, without QEMU"
@@ -62,6 +63,12 @@ check-full: deps
 
 check-quick: deps
 	$(S)/check.sh --quick $(QUICK_MODES)
+
+# The queue on mainline: its patches, its kernel, booted in the quick modes
+# with the suites for "queue" (tests/suites/list); the guest programs are
+# the series' (make check or check-quick first)
+check-mainline: deps
+	QUEUE=mainline PATCHES_CHECK=1 $(S)/check.sh --quick $(QUICK_MODES)
 
 check-perfetto: deps tree
 	$(S)/check-perfetto.sh "$(DIR)" "$(TP)"

@@ -10,7 +10,10 @@
 # Environment: DEBUG=1 uses the -debug flavors (the default without
 # --quick); SUITES=a,b picks guest suites (tests/suites/list); ONLY=GLOB
 # narrows ftracetest to matching test cases; SERIES=0|1 leaves out or adds
-# the series checks; BISECT=1 (make check-full) builds every patch of the
+# the series checks, PATCHES_CHECK=0|1 those of the patches (checkpatch,
+# git am); QUEUE=mainline checks the queue on mainline instead (make
+# check-mainline), with the guest suites for "queue", which make check
+# runs after the series' (MAINLINE=0 leaves it out); BISECT=1 (make check-full) builds every patch of the
 # series on its own, where make check builds the tip and checks that
 # tests/bisected names the series (scripts/check-series.sh).  First of
 # all, in seconds, the Debian packages make deps took, the judge's own
@@ -57,7 +60,7 @@ fi
 # The host-side checks of the patches (checkpatch, 70-100 CPU-seconds)
 # at the lowest priority, in what the rest leaves idle: beside the first
 # build at nice 0, they kept it to one core and the first guests waiting.
-if [ $quick = 0 ]; then
+if [ "${PATCHES_CHECK:-$((1 - quick))}" = 1 ]; then
 	(
 		renice -n 19 -p "$BASHPID" > /dev/null
 		step_start
@@ -148,6 +151,8 @@ for mode in $modes; do
 	# need: there the suites for "prod" run.
 	if mode_has "$mode" prod; then
 		msuites=$(suites_for prod)
+	elif [ "$QUEUE" = mainline ]; then
+		msuites=$(suites_for queue "${SUITES:-}")
 	else
 		msuites=$(suites_for check "${SUITES:-}")
 	fi
@@ -161,6 +166,13 @@ done
 while [ "$(running)" -gt 0 ]; do flush; sleep 2; done
 flush
 wait
+# The queue on mainline (make check-mainline) once the series is done: its
+# guests take the series' guest programs.  MAINLINE=0 leaves it out.
+if [ "$QUEUE" = series ] && [ "${MAINLINE:-$((1 - quick))}" = 1 ]; then
+	job mainline env QUEUE=mainline PATCHES_CHECK=1 SUITES= "$TOP/scripts/check.sh" --quick \
+		$(modes_with quick)
+	cat "$jobs/mainline.out"
+fi
 for f in patches series; do
 	[ ! -e "$jobs/$f.out" ] || cat "$jobs/$f.out"
 done

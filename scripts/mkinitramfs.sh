@@ -23,7 +23,8 @@ userspace=$BUILD/guest-$(deb_arch "$arch")
 
 # Guest programs, static, against the tree's uapi headers.  Mainline's
 # kernel (flavor ARCH-mainline, with or without the queue) gets the
-# programs of the series' ARCH flavor, built first.
+# programs of the series' ARCH flavor, or of ARCH-debug (what make check
+# builds), built first.
 bin=$out/guest-bin
 st=$TREE/tools/testing/selftests
 cc=gcc
@@ -32,6 +33,7 @@ case $flavor in
 *-mainline)
 	bin=$OUT/${flavor%-mainline}/guest-bin
 	[ "$QUEUE" = series ] || bin=$BUILD/out/${flavor%-mainline}/guest-bin
+	[ -d "$bin" ] || bin=${bin%/*}-debug/guest-bin
 	[ -d "$bin" ] || die "$bin missing: build ${flavor%-mainline} first"
 	;;
 *)
