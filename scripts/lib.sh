@@ -106,9 +106,11 @@ VERSIONS=$BUILD/versions
 # empty dpkg status, so that apt resolves dependencies as for an empty
 # system and the machine's apt configuration is left alone.  Sets
 # APT_OPTS (for apt-get and apt-cache: the options given too) and
-# APT_SOURCE, and updates the lists.
+# APT_SOURCE, and updates the lists: three tries, for a mirror caught
+# syncing (once, an update of sid failed, then another kept no Packages
+# file and found nothing).
 apt_own() {
-	local dir=$1 suites=$2 mirror=$3 suite
+	local dir=$1 suites=$2 mirror=$3 suite try
 	shift 3
 	[ -n "$mirror" ] || mirror=$(grep -h -o -E 'https?://[^ ]*/debian/?$' \
 		/etc/apt/sources.list /etc/apt/sources.list.d/* 2>/dev/null | head -n 1 || true)
@@ -123,7 +125,17 @@ apt_own() {
 		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
 		-o "Dir::State::status=$dir/status" -o "Dir::State::extended_states=$dir/extended_states"
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root "$@")
-	apt-get "${APT_OPTS[@]}" update >&2
+	for try in 1 2 3; do
+		if apt-get "${APT_OPTS[@]}" update >&2 &&
+			[ "$(find "$dir/lists" -maxdepth 1 -name '*_Packages*' | wc -l)" -ge "$(echo $suites | wc -w)" ]; then
+			return 0
+		fi
+		echo "apt_own: no Packages list of every suite of $APT_SOURCE after try $try" >&2
+		rm -rf "$dir/lists"
+		mkdir -p "$dir/lists/partial"
+		[ $try = 3 ] || sleep 10
+	done
+	die "apt-get update of $APT_SOURCE gave no Packages list of every suite in 3 tries: the mirror may be syncing; try again, or give another mirror (MAINLINE_MIRROR, SID_MIRROR, QEMU_MIRROR)"
 }
 
 # deb_version PKG VERSION [HOW TO PIN]: the version of PKG to take from
