@@ -13,7 +13,8 @@
 # the series checks, PATCHES_CHECK=0|1 those of the patches (checkpatch,
 # git am); QUEUE=mainline checks the queue on mainline instead (make
 # check-mainline), with the guest suites for "queue", which make check
-# runs after the series' (MAINLINE=0 leaves it out); BISECT=1 (make check-full) builds every patch of the
+# runs after the series' (MAINLINE=0 leaves it out); BISECT=1 (make
+# check-full) builds every patch of the
 # series on its own, where make check builds the tip and checks that
 # tests/bisected names the series (scripts/check-series.sh).  First of
 # all, in seconds, the Debian packages make deps took, the judge's own
