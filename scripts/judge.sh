@@ -24,8 +24,19 @@ sed -n 's/^TR-TIME \([a-z]*\) \([^ ]*\) \([0-9.]*\)$/\1 \2 \3/p' "$log" |
 grep '^TR-RESULT ' "$log" | while read -r _ r name; do
 	result "$r" "$mode: $name"
 done
-# Whatever the guest printed around a failure helps; show it once.
-! grep -q '^TR-RESULT FAIL' "$log" || say "guest log: $log"
+# Whatever the guest printed around a failure helps; show it once, and
+# what CI keeps of it: the last 30 lines of each failed kselftest harness
+# test, from its "#  RUN" to its "#  FAIL" (dmesg lines included).
+if grep -q '^TR-RESULT FAIL' "$log"; then
+	say "guest log: $log"
+	awk '/^ *# +RUN /	{ on = 1; n = 0 }
+		on		{ buf[n++ % 30] = $0 }
+		/^ *# +(OK|SKIP) / { on = 0 }
+		/^ *# +FAIL / && on {
+			for (i = n > 30 ? n - 30 : 0; i < n; i++) print "  | " buf[i % 30]
+			on = 0
+		}' "$log" >&2
+fi
 
 # The files the guest sent, then each suite's checker by the suite's name.
 # They go beside the logs, or to JUDGE_DIR (judge-test.sh).
