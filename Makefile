@@ -28,7 +28,7 @@ help:
 	@echo "make check-series  bisect build (writes tests/bisected), W=1/sparse, clang, alone"
 	@echo "make judge LOG=... judge a saved guest log again, without QEMU"
 	@echo "make bench         costs against the kernel's ring buffer and mainline 7.3.4's"
-	@echo "make mainline-report  the series' probes on the series and on mainline 7.3.4"
+	@echo "make mainline-report  the probes on the series, 7.3.4 with the queue, and 7.3.4"
 	@echo "make tree          build/linux = base + patches/ (branch series)"
 	@echo "make export        build/linux commits -> patches/"
 	@echo "make export-check  fail if build/linux has work not in patches/"
